@@ -1,0 +1,35 @@
+# cakesim: every set-up step is here, so that a fresh clone needs only these targets.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed-stamp
+EXP    ?= first_player_bias
+
+.PHONY: install test experiment bench parity lint clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)  ## create .venv and install cakesim with its dev tools
+
+test: install  ## the default test suite (well under 10 minutes on 2 cores)
+	$(PY) -m pytest -q
+
+experiment: install  ## run experiments/$(EXP).toml and write reports/$(EXP)/
+	$(PY) -m cakesim run $(EXP) $(ARGS)
+
+bench: install  ## kernel games/s per core against the reference engine, in one run
+	$(PY) -m cakesim.bench $(ARGS)
+
+parity: install  ## the long kernel-against-reference run (5,000 games per setting)
+	$(PY) -m pytest -q -m slow
+
+lint: install
+	$(VENV)/bin/ruff check .
+
+clean:
+	rm -rf $(VENV) *.egg-info .pytest_cache
+	find . -name __pycache__ -prune -exec rm -rf {} +

@@ -1,0 +1,5 @@
+"""``python -m cakesim``."""
+
+from cakesim.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,201 @@
+"""Throughput benchmark for Piece o' Cake: Numba kernel vs the reference engine.
+
+``python -m cakesim.bench`` (``make bench``) measures, in one run, for each built-in
+strategy and each player count P in 2..5 (the same strategy at every seat, base variant):
+
+* the kernel's games per second on one core (``play_chunk`` single-threaded, in-process,
+  compiled and warmed up before timing, the median of a few calibrated ~1 s runs);
+* the reference engine's games per second on the first few hundred of the same games;
+* their ratio, and whether the kernel's per-seat totals equal the reference's on every
+  one of those games (the mismatch count must be 0).
+
+The targets are checked for greedy play (``greedy-balanced``: greedy chooser, balanced
+cutter): at least 200,000 games/s per core and at least 300x the reference engine. The
+other strategies are reported for information. ``--quick`` is a smoke test with few games.
+The exit status is 1 if any kernel/reference mismatch is found, else 0.
+"""
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from cakesim.games import get_game
+from cakesim.games.base import TableSpec
+from cakesim.games.piece_o_cake.reference import play_game
+
+STRATEGIES = ("greedy-balanced", "greedy", "random")
+TARGETED = "greedy-balanced"
+PLAYER_COUNTS = (2, 3, 4, 5)
+TARGET_RATE = 200_000.0
+TARGET_RATIO = 300.0
+SEED = 20_240_601
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How long and how often to measure."""
+
+    seconds: float
+    """Target duration of one timed kernel run."""
+    repeats: int
+    """Timed kernel runs per table; the median rate is reported."""
+    reference_games: int
+    """Games played by the reference engine per table."""
+    seed: int
+
+
+@dataclass(frozen=True)
+class Row:
+    """One table's measurements."""
+
+    strategy: str
+    players: int
+    kernel_games: int
+    kernel_rate: float
+    reference_games: int
+    reference_rate: float
+    mismatches: int
+
+    @property
+    def ratio(self) -> float:
+        """Kernel games/s over reference games/s."""
+        return self.kernel_rate / self.reference_rate
+
+    @property
+    def status(self) -> str:
+        """``PASS``/``MISS`` against the targets for the targeted strategy, else ``info``."""
+        if self.strategy != TARGETED:
+            return "info"
+        missed = [name for name, ok in (("rate", self.kernel_rate >= TARGET_RATE),
+                                        ("ratio", self.ratio >= TARGET_RATIO)) if not ok]
+        return "PASS" if not missed else f"MISS ({', '.join(missed)})"
+
+
+def time_kernel(game, table: TableSpec, seed: int, games: int) -> float:
+    """Seconds the kernel takes to play games ``0 .. games`` of ``seed`` at ``table``."""
+    start = time.perf_counter()
+    game.play_chunk(table, seed, 0, games)
+    return time.perf_counter() - start
+
+
+def kernel_rate(game, table: TableSpec, settings: Settings) -> tuple[int, float]:
+    """Calibrated kernel throughput on one core: ``(games per timed run, median games/s)``."""
+    game.play_chunk(table, settings.seed, 0, 4)  # compile (or load the cache) and warm up
+    games, elapsed = 64, 0.0
+    while True:
+        elapsed = time_kernel(game, table, settings.seed, games)
+        if elapsed >= min(0.25, settings.seconds / 2) or games >= 1 << 26:
+            break
+        games *= 4
+    games = max(16, round(games / elapsed * settings.seconds))
+    rates = [games / time_kernel(game, table, settings.seed, games)
+             for _ in range(settings.repeats)]
+    return games, statistics.median(rates)
+
+
+def reference_rate(game, table: TableSpec, settings: Settings) -> tuple[float, int]:
+    """Reference engine games/s on games ``0 .. n``, and how many disagree with the kernel."""
+    n = settings.reference_games
+    strategies = list(table.strategies)
+    play_game(table.rules, strategies, settings.seed, n, table.duplicate)  # warm up
+    start = time.perf_counter()
+    results = [play_game(table.rules, strategies, settings.seed, i, table.duplicate)
+               for i in range(n)]
+    elapsed = time.perf_counter() - start
+    kernel_totals = game.play_chunk(table, settings.seed, 0, n).seat["total"]
+    reference_totals = np.array([r.total for r in results], dtype=kernel_totals.dtype)
+    mismatches = int(np.any(kernel_totals != reference_totals, axis=1).sum())
+    return n / elapsed, mismatches
+
+
+def measure(strategy: str, players: int, settings: Settings) -> Row:
+    """Kernel and reference throughput, and their agreement, at one table."""
+    game = get_game("piece-o-cake")
+    table = game.table(game.load_rules(), players, [game.named_strategy(strategy)] * players)
+    games, k_rate = kernel_rate(game, table, settings)
+    r_rate, mismatches = reference_rate(game, table, settings)
+    return Row(strategy, players, games, k_rate, settings.reference_games, r_rate, mismatches)
+
+
+def format_table(rows: list[Row]) -> str:
+    """The results as a plain, aligned text table."""
+    header = ("strategy", "P", "kernel games/s", "timed games", "ref games/s", "ref games",
+              "kernel/ref", "mismatches", "target")
+    lines = [(r.strategy, str(r.players), f"{r.kernel_rate:,.0f}", f"{r.kernel_games:,}",
+              f"{r.reference_rate:,.0f}", str(r.reference_games), f"{r.ratio:,.1f}x",
+              str(r.mismatches), r.status) for r in rows]
+    widths = [max(len(line[i]) for line in (header, *lines)) for i in range(len(header))]
+    left = {0, 8}
+
+    def render(cells: tuple[str, ...]) -> str:
+        """One line, text columns left-aligned and numbers right-aligned."""
+        return "  ".join(c.ljust(w) if i in left else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([render(header), rule, *(render(line) for line in lines)])
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """Command-line options."""
+    parser = argparse.ArgumentParser(prog="python -m cakesim.bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true",
+                        help="smoke test: very short runs and few reference games")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="target seconds per timed kernel run (default 1.0; quick 0.05)")
+    parser.add_argument("--repeats", type=int, default=None,
+                        help="timed kernel runs per table, median reported (default 3; quick 1)")
+    parser.add_argument("--reference-games", type=int, default=None,
+                        help="reference-engine games per table (default 250; quick 20)")
+    parser.add_argument("--seed", type=int, default=SEED, help=f"seed (default {SEED})")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark, print the table; 1 if the kernel and the reference disagree."""
+    args = parse_args(argv)
+    settings = Settings(
+        seconds=args.seconds or (0.05 if args.quick else 1.0),
+        repeats=args.repeats or (1 if args.quick else 3),
+        reference_games=args.reference_games or (20 if args.quick else 250),
+        seed=args.seed,
+    )
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    print("Piece o' Cake throughput: Numba kernel (1 core) vs reference engine, base variant")
+    print(f"python {platform.python_version()}, numpy {np.__version__}, "
+          f"numba {numba.__version__}, {cores} usable cores, {platform.machine()}")
+    print(f"seed {settings.seed}; kernel: median of {settings.repeats} run(s) of "
+          f"~{settings.seconds:g} s; reference: {settings.reference_games} games per table"
+          f"{' (quick)' if args.quick else ''}")
+    print(f"targets ({TARGETED} rows): >= {TARGET_RATE:,.0f} games/s per core and "
+          f">= {TARGET_RATIO:,.0f}x the reference engine\n")
+    started = time.perf_counter()
+    rows = []
+    for strategy in STRATEGIES:
+        for players in PLAYER_COUNTS:
+            row = measure(strategy, players, settings)
+            rows.append(row)
+            print(f"  measured {strategy} {players}P: {row.kernel_rate:,.0f} games/s, "
+                  f"{row.ratio:,.1f}x reference, {row.mismatches} mismatches",
+                  file=sys.stderr, flush=True)
+    elapsed = time.perf_counter() - started
+    print(format_table(rows))
+    targeted = [r for r in rows if r.strategy == TARGETED]
+    passed = sum(r.status == "PASS" for r in targeted)
+    mismatches = sum(r.mismatches for r in rows)
+    print(f"\n{TARGETED}: {passed}/{len(targeted)} tables meet both targets; "
+          f"kernel/reference mismatches: {mismatches} of "
+          f"{sum(r.reference_games for r in rows)} games; {elapsed:.0f} s")
+    return 1 if mismatches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,139 @@
+"""Experiments as data: a TOML file read strictly into tables to simulate.
+
+An experiment names a game, a seed, a game count per table, named strategies and a list
+of tables. A table entry may give lists for ``players`` and ``variant``; it expands into
+every combination, skipping variants the rule set does not define for a player count
+(the report says which). Unknown keys, wrong types and impossible rule sets are errors
+naming the file and the key.
+"""
+
+import itertools
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cakesim.errors import InputError
+from cakesim.games import GAMES, get_game
+from cakesim.games.base import TableSpec
+from cakesim.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS
+from cakesim.tables import Table
+
+EXPERIMENT_DIR = Path("experiments")
+
+
+@dataclass
+class Experiment:
+    """A validated experiment, ready to run."""
+
+    path: Path
+    name: str
+    title: str
+    question: str
+    game: str
+    seed: int
+    games: int
+    chunk_size: int
+    keep_rows: int
+    rules_source: str
+    tables: list[TableSpec]
+    table_games: list[int]
+    skipped: list[str] = field(default_factory=list)
+    config: dict = field(default_factory=dict)
+
+
+def find_experiment(name_or_path: str) -> Path:
+    """``first_player_bias`` -> ``experiments/first_player_bias.toml``; a path stays itself."""
+    path = Path(name_or_path)
+    if path.suffix == ".toml" or path.exists():
+        return path
+    return EXPERIMENT_DIR / f"{name_or_path}.toml"
+
+
+def load_experiment(name_or_path: str, games: int | None = None,
+                    seed: int | None = None) -> Experiment:
+    """Read and validate an experiment; ``games``/``seed`` override the file's values."""
+    path = find_experiment(name_or_path)
+    source = str(path)
+    try:
+        config = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(source, "", "experiment file not found") from None
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(source, "", f"not valid TOML: {error}") from None
+    top = Table(config, source)
+    top.only(["experiment", "strategies", "tables"])
+    head = top.sub("experiment")
+    head.only(["name", "title", "question", "game", "seed", "games", "chunk_size",
+               "keep_rows", "rules", "tie_rule"])
+    game = get_game(head.get("game", str, choices=GAMES))
+    rules_path = head.get("rules", str, None)
+    if rules_path is not None:
+        rules_path = path.parent / rules_path
+    rules = game.load_rules(rules_path)
+    rules = rules.with_overrides(head.get("tie_rule", str, None, ("full", "none")))
+    seed = seed if seed is not None else head.int_in("seed", 0, 2**63 - 1)
+    games_override = games
+    games = games if games is not None else head.int_in("games", 1, 10**10)
+
+    strategy_table = top.sub("strategies")
+    strategies = {}
+    for name in strategy_table.data:
+        strategies[name] = game.parse_strategy(name, strategy_table.sub(name))
+    if not strategies:
+        raise top.error("strategies", "define at least one strategy")
+
+    tables, table_games, skipped = [], [], []
+    entries = top.get("tables", list)
+    if not entries:
+        raise top.error("tables", "list at least one [[tables]] entry")
+    for index, entry in enumerate(entries):
+        spec = Table(entry, source, f"tables[{index}]")
+        spec.only(["label", "players", "variant", "seats", "duplicate", "games"])
+        player_counts = _one_or_many(spec, "players", int)
+        for count in player_counts:
+            if not rules.min_players <= count <= rules.max_players:
+                raise spec.error("players", f"{count} is not allowed; allowed: "
+                                            f"{rules.min_players} to {rules.max_players}")
+        variants = _one_or_many(spec, "variant", str, default=["base"])
+        for variant in variants:
+            if variant not in game.variants:
+                raise spec.error("variant", f"{variant!r} is not allowed; allowed values: "
+                                            f"{', '.join(game.variants)}")
+        seats = _one_or_many(spec, "seats", str)
+        for seat in seats:
+            if seat not in strategies:
+                raise spec.error("seats", f"unknown strategy {seat!r}; defined: "
+                                          f"{', '.join(strategies)}")
+        duplicate = spec.get("duplicate", bool, False)
+        count_here = games_override or spec.int_in("games", 1, 10**10, games)
+        for players, variant in itertools.product(player_counts, variants):
+            if not game.has_variant(rules, players, variant):
+                skipped.append(f"{players} players: no {variant} variant in the rule set")
+                continue
+            if len(seats) not in (1, players):
+                raise spec.error("seats", f"give one strategy or one per seat ({players})")
+            chosen = [strategies[s] for s in (seats * players if len(seats) == 1 else seats)]
+            label = spec.get("label", str, "")
+            label = f"{players}P {variant}" + (f" {label}" if label else
+                                               " " + "/".join(dict.fromkeys(seats)))
+            tables.append(game.table(rules, players, chosen, variant, duplicate, label))
+            table_games.append(count_here)
+    return Experiment(
+        path=path, name=head.get("name", str, path.stem), title=head.get("title", str, ""),
+        question=head.get("question", str, ""), game=game.name, seed=seed, games=games,
+        chunk_size=head.int_in("chunk_size", 1, 10**8, DEFAULT_CHUNK),
+        keep_rows=head.int_in("keep_rows", 0, 10**9, DEFAULT_KEEP_ROWS),
+        rules_source=rules.source, tables=tables, table_games=table_games, skipped=skipped,
+        config=config)
+
+
+def _one_or_many(spec: Table, name: str, kind: type, default=...) -> list:
+    value = spec.data.get(name, default)
+    if value is ...:
+        raise spec.error(name, "missing")
+    values = value if isinstance(value, list) else [value]
+    if not values:
+        raise spec.error(name, "must not be empty")
+    for item in values:
+        Table({name: item}, spec.source, spec.where).get(name, kind)
+    return values

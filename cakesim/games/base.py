@@ -1,0 +1,63 @@
+"""What the shared machinery needs from a game: a table to play and a chunk of results."""
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """One table to simulate: the rules in force and a strategy per player."""
+
+    game: str
+    label: str
+    players: int
+    variant: str
+    rules: Any
+    """The game's rule set at this table (for Piece o' Cake, a ``TableRules``)."""
+    strategies: tuple
+    """One strategy per player; player ``j`` sits at seat ``j`` unless deals rotate."""
+    duplicate: bool = False
+    """Play every deal once per seat rotation, so seats are compared on identical deals."""
+
+    @property
+    def games_per_deal(self) -> int:
+        """Games played on each deal: P with duplicate deals, else 1."""
+        return self.players if self.duplicate else 1
+
+    def player_of_seat(self, seat: np.ndarray, rotation: np.ndarray) -> np.ndarray:
+        """The player (strategy slot) at ``seat`` in a game of ``rotation``."""
+        return (seat - rotation) % self.players
+
+
+@dataclass
+class Chunk:
+    """The results of games ``first_game .. first_game + n``: per seat and per game."""
+
+    first_game: int
+    seat: dict[str, np.ndarray]
+    """Per-seat metrics, arrays of shape ``(n, P)``; ``win_units`` is always present."""
+    game: dict[str, np.ndarray]
+    """Per-game metrics, arrays of shape ``(n,)``."""
+
+    @property
+    def games(self) -> int:
+        """Number of games in the chunk."""
+        return next(iter(self.seat.values())).shape[0]
+
+
+class Game(Protocol):
+    """A game as the runner, the experiments and the CLI use it."""
+
+    name: str
+    title: str
+    win_units: int
+    seat_metrics: tuple[str, ...]
+    game_metrics: tuple[str, ...]
+
+    def play_chunk(self, table: TableSpec, seed: int, first_game: int, games: int) -> Chunk:
+        """Play games ``first_game .. first_game + games`` of ``seed`` at ``table``."""
+
+    def seat_role(self, table: TableSpec, seat: int) -> str:
+        """A seat's name in the game's words, e.g. ``first waiter (cakes 1, 5)``."""

@@ -1,0 +1,77 @@
+"""Piece o' Cake as the shared machinery sees it: tables, chunks, seat names, replays."""
+
+from functools import cache
+
+import numpy as np
+
+from cakesim.circle import cut_table
+from cakesim.games.base import Chunk, TableSpec
+from cakesim.games.piece_o_cake import kernel
+from cakesim.games.piece_o_cake.rules import RuleSet, load_rules
+from cakesim.games.piece_o_cake.strategies import (
+    Strategy,
+    named_strategy,
+    parse_strategy,
+    strategy_arrays,
+)
+
+
+@cache
+def _cut_masks(slices: int, most: int) -> np.ndarray:
+    return cut_table(slices, most)
+
+
+class PieceOCake:
+    """Piece o' Cake (RULES.md section 1)."""
+
+    name = "piece-o-cake"
+    title = "Piece o' Cake"
+    win_units = kernel.WIN_UNITS
+    seat_metrics = ("total", "majority", "cream")
+    game_metrics = ("declines", "passes", "discarded", "eaten_slices", "collected_slices")
+    variants = ("base", "compensation")
+
+    load_rules = staticmethod(load_rules)
+    parse_strategy = staticmethod(parse_strategy)
+    named_strategy = staticmethod(named_strategy)
+
+    def table(self, rules: RuleSet, players: int, strategies: list[Strategy],
+              variant: str = "base", duplicate: bool = False, label: str = "") -> TableSpec:
+        """A table of ``players`` playing ``variant`` of ``rules``."""
+        table_rules = rules.for_table(players, variant)
+        label = label or f"{players}P {variant} " + "/".join(s.name for s in strategies)
+        return TableSpec(self.name, label, players, variant, table_rules, tuple(strategies),
+                         duplicate)
+
+    def has_variant(self, rules: RuleSet, players: int, variant: str) -> bool:
+        """Whether ``variant`` exists at a table of ``players``."""
+        return variant == "base" or rules.has_compensation(players)
+
+    def play_chunk(self, table: TableSpec, seed: int, first_game: int, games: int) -> Chunk:
+        """Play games ``first_game .. first_game + games`` with the Numba kernel."""
+        a = table.rules.arrays
+        codes, params = strategy_arrays(list(table.strategies))
+        shape = (games, table.players)
+        seat = {m: np.zeros(shape, np.int16) for m in (*self.seat_metrics, "win_units")}
+        game = {m: np.zeros(games, np.int16) for m in self.game_metrics}
+        kernel.play_games(
+            np.uint64(seed), first_game, table.duplicate, a["slice_kind"], a["slice_cream"],
+            a["majority_value"], a["cakes"], a["slices_per_cake"], a["portion_limit"],
+            a["ties_score"], a["bonus_after_cake"],
+            _cut_masks(a["slices_per_cake"], a["portion_limit"]), codes, params,
+            seat["total"], seat["majority"], seat["cream"], seat["win_units"],
+            game["declines"], game["passes"], game["discarded"], game["eaten_slices"],
+            game["collected_slices"])
+        return Chunk(first_game, seat, game)
+
+    def seat_role(self, table: TableSpec, seat: int) -> str:
+        """``first waiter (cakes 1, 5)``, ``seat 2 (cake 2)``: who serves which cakes."""
+        cakes = table.rules.rules.cakes
+        served = [str(c + 1) for c in range(cakes) if c % table.players == seat]
+        name = "first waiter" if seat == 0 else f"seat {seat + 1}"
+        if not served:
+            return f"{name} (serves no cake)"
+        return f"{name} (cake{'s' if len(served) > 1 else ''} {', '.join(served)})"
+
+
+GAME = PieceOCake()

@@ -1,0 +1,303 @@
+"""The reference engine: Piece o' Cake's rules as plain Python, one function per rule step.
+
+Written to be read beside RULES.md section 1; speed is the kernel's job. It plays one
+game from a deal and one strategy per seat, checks that every decision a strategy makes
+is legal, and keeps a move log a person can read. Seat 0 is the first waiter; seats are
+numbered in play order (to the waiter's left).
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from cakesim.circle import cut_table, portions_of_cut
+from cakesim.games.piece_o_cake.kernel import WIN_UNITS, deal_order, seat_of_deal
+from cakesim.games.piece_o_cake.rules import TableRules
+from cakesim.games.piece_o_cake.strategies import (
+    DECLINE_EAT,
+    PASS,
+    TAKE,
+    Strategy,
+    choose_action,
+    choose_bonus,
+    choose_cut,
+)
+from cakesim.seeding import DECISION_STREAM, new_stream
+
+
+@dataclass(frozen=True)
+class Slice:
+    """One slice of cake: its kind (an index into the rule set's kinds) and its cream."""
+
+    kind: int
+    cream: int
+
+
+@dataclass
+class Deal:
+    """What chance decides at setup: five stacks of slices and the set-aside slices."""
+
+    cakes: list[list[Slice]]
+    set_aside: list[Slice]
+
+
+@dataclass
+class Player:
+    """A seat's slices: collected (face up, by kind) and eaten (face down)."""
+
+    seat: int
+    collected: dict[int, list[Slice]] = field(default_factory=dict)
+    eaten: list[Slice] = field(default_factory=list)
+
+    def collected_count(self, kind: int) -> int:
+        """Face-up slices of ``kind``."""
+        return len(self.collected.get(kind, []))
+
+    def collect(self, piece: Slice) -> None:
+        """Lay ``piece`` face up on its kind's pile."""
+        self.collected.setdefault(piece.kind, []).append(piece)
+
+    def eat(self, piece: Slice) -> None:
+        """Lay ``piece`` face down: it scores its cream at the end."""
+        self.eaten.append(piece)
+
+
+@dataclass(frozen=True)
+class Move:
+    """One line of the move log."""
+
+    cake: int
+    seat: int
+    action: str
+    """``cut``, ``take``, ``decline``, ``pass``, ``discard`` or ``bonus``."""
+    slices: tuple[tuple[Slice, bool], ...] = ()
+    """The slices involved, each with whether it was eaten."""
+    portions: tuple[tuple[Slice, ...], ...] = ()
+    """For a cut: the portions, in the order the log numbers them."""
+    kind: int = -1
+    """For a decline: the kind eaten."""
+    portion: int = -1
+    """For a take: which portion of the cut (0-based)."""
+
+
+@dataclass
+class Result:
+    """A finished game: per-seat points, split wins and the move log."""
+
+    total: list[int]
+    majority: list[int]
+    cream: list[int]
+    win_units: list[int]
+    log: list[Move]
+    players: list[Player]
+
+
+@dataclass
+class Cake:
+    """The cake on the table: its circle of slices and, once cut, its portions."""
+
+    slices: list[Slice]
+    portions: list[list[int]] = field(default_factory=list)
+    taken: list[bool] = field(default_factory=list)
+
+
+class Game:
+    """One game in progress (RULES.md section 1)."""
+
+    def __init__(self, rules: TableRules, deal: Deal, strategies: list[Strategy],
+                 stream: np.ndarray):
+        self.rules = rules
+        self.arrays = rules.arrays
+        self.deal = deal
+        self.strategies = strategies
+        self.stream = stream
+        self.players = [Player(seat) for seat in range(rules.players)]
+        self.aside_left = [True] * len(deal.set_aside)
+        self.unseen = np.bincount(self.arrays["slice_kind"],
+                                  minlength=len(rules.rules.kinds)).astype(np.int16)
+        self.log: list[Move] = []
+        self.cut_masks = cut_table(rules.rules.slices_per_cake, rules.portion_limit)
+
+    # The rule steps, in the order of play.
+
+    def play(self) -> Result:
+        """Serve every cake, then score (s1 "Setup" to "Scoring")."""
+        for number, stack in enumerate(self.deal.cakes):
+            waiter = number % self.rules.players
+            cake = self.lay_out_cake(stack)
+            self.cut_cake(number, waiter, cake)
+            for turn in range(1, self.rules.players + 1):
+                self.choose(number, (waiter + turn) % self.rules.players, cake)
+            self.discard_leftovers(number, waiter, cake)
+            if number + 1 in self.rules.bonus_after_cakes:
+                self.keep_set_aside_slice(number, waiter)
+        return self.score()
+
+    def lay_out_cake(self, stack: list[Slice]) -> Cake:
+        """The waiter lays the stack out as a circle, in stack order: all see it."""
+        for piece in stack:
+            self.unseen[piece.kind] -= 1
+        return Cake(list(stack))
+
+    def cut_cake(self, number: int, waiter: int, cake: Cake) -> None:
+        """The waiter cuts at most P (2 players: 4) contiguous portions of >= 1 slice."""
+        mask = choose_cut(*self._strategy(waiter), waiter, *self._cake_arrays(cake),
+                          *self._pile_arrays(), self.unseen, self.arrays["majority_value"],
+                          self.arrays["ties_score"], self.rules.portion_limit,
+                          self.cut_masks, self.stream, *self._scratch())
+        n = len(cake.slices)
+        portions = portions_of_cut(int(mask), n)
+        assert 1 <= len(portions) <= self.rules.portion_limit, "illegal cut"
+        assert sorted(p for portion in portions for p in portion) == list(range(n))
+        cake.portions = portions
+        cake.taken = [False] * len(portions)
+        self.log.append(Move(number, waiter, "cut", portions=tuple(
+            tuple(cake.slices[p] for p in portion) for portion in portions)))
+
+    def choose(self, number: int, seat: int, cake: Cake) -> None:
+        """Take a portion (eat or collect each slice), or decline and maybe eat a kind."""
+        starts, lengths = self._portion_arrays(cake)
+        action, index, eat_mask = choose_action(
+            *self._strategy(seat), seat, *self._cake_arrays(cake), starts, lengths,
+            np.array(cake.taken, dtype=np.bool_), len(cake.portions), *self._pile_arrays(),
+            self.unseen, self.arrays["majority_value"], self.arrays["ties_score"],
+            self.stream, *self._scratch()[:3])
+        if action == TAKE:
+            self.take_portion(number, seat, cake, index, eat_mask)
+        elif action == DECLINE_EAT:
+            self.decline_and_eat(number, seat, index)
+        else:
+            assert action == PASS
+            self.log.append(Move(number, seat, "pass"))
+
+    def take_portion(self, number: int, seat: int, cake: Cake, index: int,
+                     eat_mask: int) -> None:
+        """The chooser takes a remaining portion and decides, slice by slice, eat or collect."""
+        assert 0 <= index < len(cake.portions) and not cake.taken[index], "portion not free"
+        cake.taken[index] = True
+        decided = []
+        for j, position in enumerate(cake.portions[index]):
+            piece = cake.slices[position]
+            eaten = bool(eat_mask & (1 << j))
+            if eaten:
+                self.players[seat].eat(piece)
+            else:
+                self.players[seat].collect(piece)
+            decided.append((piece, eaten))
+        self.log.append(Move(number, seat, "take", slices=tuple(decided), portion=index))
+
+    def decline_and_eat(self, number: int, seat: int, kind: int) -> None:
+        """Declining, the chooser eats all collected slices of one kind (they leave the contest)."""
+        player = self.players[seat]
+        eaten = player.collected.pop(kind, [])
+        assert eaten, "declined to eat a kind the player has not collected"
+        player.eaten.extend(eaten)
+        self.log.append(Move(number, seat, "decline", slices=tuple((p, True) for p in eaten),
+                             kind=kind))
+
+    def discard_leftovers(self, number: int, waiter: int, cake: Cake) -> None:
+        """Portions left after the waiter has chosen leave the game."""
+        left = tuple((cake.slices[p], False) for i, portion in enumerate(cake.portions)
+                     if not cake.taken[i] for p in portion)
+        if left:
+            self.log.append(Move(number, waiter, "discard", slices=left))
+
+    def keep_set_aside_slice(self, number: int, waiter: int) -> None:
+        """Compensation variant: the waiter keeps one set-aside slice, eats or collects it."""
+        aside = self.deal.set_aside
+        index, eat = choose_bonus(
+            *self._strategy(waiter), waiter,
+            np.array([p.kind for p in aside], dtype=np.int8),
+            np.array([p.cream for p in aside], dtype=np.int8),
+            np.array(self.aside_left, dtype=np.bool_), self._pile_arrays()[0], self.unseen,
+            self.arrays["majority_value"], self.arrays["ties_score"], self.stream)
+        assert self.aside_left[index], "that set-aside slice is gone"
+        self.aside_left[index] = False
+        piece = aside[index]
+        self.unseen[piece.kind] -= 1
+        if eat:
+            self.players[waiter].eat(piece)
+        else:
+            self.players[waiter].collect(piece)
+        self.log.append(Move(number, waiter, "bonus", slices=((piece, bool(eat)),)))
+
+    def score(self) -> Result:
+        """Majorities (ties per the tie rule), plus the cream of every eaten slice."""
+        counts = [[p.collected_count(k) for k in range(len(self.rules.rules.kinds))]
+                  for p in self.players]
+        cream = [sum(piece.cream for piece in p.eaten) for p in self.players]
+        majority, total, win_units = score_sheet(
+            counts, cream, self.rules.rules.majority_value, self.arrays["ties_score"])
+        return Result(total, majority, cream, win_units, self.log, self.players)
+
+    # What a strategy is shown: the table as arrays, in the kernel's layout.
+
+    def _strategy(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        strategy = self.strategies[seat]
+        return strategy.codes, strategy.params
+
+    def _cake_arrays(self, cake: Cake) -> tuple[np.ndarray, np.ndarray]:
+        return (np.array([p.kind for p in cake.slices], dtype=np.int8),
+                np.array([p.cream for p in cake.slices], dtype=np.int8))
+
+    def _portion_arrays(self, cake: Cake) -> tuple[np.ndarray, np.ndarray]:
+        n = len(cake.slices)
+        starts = np.zeros(n, dtype=np.int64)
+        lengths = np.zeros(n, dtype=np.int64)
+        for i, portion in enumerate(cake.portions):
+            starts[i], lengths[i] = portion[0], len(portion)
+        return starts, lengths
+
+    def _pile_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        kinds = len(self.rules.rules.kinds)
+        counts = np.zeros((self.rules.players, kinds), dtype=np.int16)
+        cream = np.zeros((self.rules.players, kinds), dtype=np.int16)
+        for player in self.players:
+            for kind, pile in player.collected.items():
+                counts[player.seat, kind] = len(pile)
+                cream[player.seat, kind] = sum(p.cream for p in pile)
+        return counts, cream
+
+    def _scratch(self) -> tuple[np.ndarray, ...]:
+        kinds = len(self.rules.rules.kinds)
+        n = self.rules.rules.slices_per_cake
+        p = self.rules.players
+        return (np.zeros(kinds, np.int16), np.zeros(kinds, np.int16), np.zeros(kinds, np.int16),
+                np.zeros((p, n, n + 1)), np.zeros(p), np.zeros(n, np.int64),
+                np.zeros(n, np.int64), np.zeros(n, np.bool_))
+
+
+def score_sheet(collected: list[list[int]], cream: list[int], majority_value,
+                ties_score: bool) -> tuple[list[int], list[int], list[int]]:
+    """Majority points, totals and win units from collected counts and eaten cream."""
+    players = len(collected)
+    majority = [0] * players
+    for kind, value in enumerate(majority_value):
+        most = max(row[kind] for row in collected)
+        holders = [s for s in range(players) if most > 0 and collected[s][kind] == most]
+        if len(holders) == 1 or (holders and ties_score):
+            for seat in holders:
+                majority[seat] += int(value)
+    total = [majority[s] + cream[s] for s in range(players)]
+    winners = [s for s in range(players) if total[s] == max(total)]
+    win_units = [WIN_UNITS // len(winners) if s in winners else 0 for s in range(players)]
+    return majority, total, win_units
+
+
+def deal_game(rules: TableRules, seed: int, deal: int) -> Deal:
+    """The deal ``deal`` of ``seed``: the same function of (seed, deal) the kernel uses."""
+    r = rules.rules
+    order = deal_order(seed, deal, len(r.slice_kind))
+    pieces = [Slice(r.slice_kind[s], r.slice_cream[s]) for s in order]
+    n = r.slices_per_cake
+    return Deal([pieces[c * n:(c + 1) * n] for c in range(r.cakes)], pieces[r.cakes * n:])
+
+
+def play_game(rules: TableRules, strategies: list[Strategy], seed: int, game: int,
+              duplicate: bool = False) -> Result:
+    """Game ``game`` of ``seed``, exactly as the kernel plays it; ``strategies`` by player."""
+    deal, rotation = seat_of_deal(game, rules.players, duplicate)
+    players = rules.players
+    by_seat = [strategies[(seat - rotation) % players] for seat in range(players)]
+    stream = new_stream(seed, game, DECISION_STREAM)
+    return Game(rules, deal_game(rules, seed, deal), by_seat, stream).play()

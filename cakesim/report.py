@@ -1,0 +1,169 @@
+"""Writing an experiment's report: report.md, summary.json, results.parquet and plots."""
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from cakesim import __version__
+from cakesim.analysis import (
+    compare_first_seat,
+    first_seat_verdict,
+    game_summary,
+    player_summary,
+    seat_summary,
+)
+
+
+def summarise(experiment, runs) -> dict:
+    """Every number the report shows, with intervals, seed, config and game counts."""
+    tables = []
+    for run in runs:
+        t = run.table
+        entry = {
+            "label": t.label, "players": t.players, "variant": t.variant,
+            "duplicate": t.duplicate, "games": run.totals.games, "deals": run.totals.deals,
+            "strategies": [{"name": s.name, "description": s.describe()}
+                           for s in dict.fromkeys(t.strategies)],
+            "seats": seat_summary(run), "per_game": game_summary(run),
+            "verdict": first_seat_verdict(run),
+        }
+        if len({s.name for s in t.strategies}) > 1:
+            entry["players_by_strategy"] = player_summary(run)
+        tables.append(entry)
+    return {
+        "experiment": experiment.name, "title": experiment.title,
+        "question": experiment.question, "game": experiment.game,
+        "seed": experiment.seed, "games_per_table": experiment.table_games,
+        "cakesim_version": __version__, "rules": experiment.rules_source,
+        "written": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "config": experiment.config, "skipped": experiment.skipped,
+        "tables": tables, "comparisons": _comparisons(runs),
+    }
+
+
+def _comparisons(runs) -> list[dict]:
+    """Every non-base variant against the base table with the same players and strategies."""
+    found = []
+    for run in runs:
+        if run.table.variant == "base":
+            continue
+        for base in runs:
+            t, b = run.table, base.table
+            if (b.variant == "base" and b.players == t.players and b.strategies == t.strategies
+                    and b.duplicate == t.duplicate):
+                found.append({"players": t.players, "variant": t.variant, "base": b.label,
+                              "table": t.label, "first_seat_win_share_difference":
+                              compare_first_seat(base, run)})
+                break
+    return found
+
+
+def write_report(experiment, runs, out: Path, command: str) -> Path:
+    """Write the whole report folder; return the path of report.md."""
+    out.mkdir(parents=True, exist_ok=True)
+    summary = summarise(experiment, runs)
+    summary["command"] = command
+    (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
+    frames = [run.rows for run in runs if len(run.rows)]
+    if frames:
+        rows = pd.concat(frames, ignore_index=True)
+        rows["table"] = rows["table"].astype("category")
+        rows["strategy"] = rows["strategy"].astype("category")
+        rows.to_parquet(out / "results.parquet", index=False)
+    plot = plot_seat_win_share(summary, out / "seat_win_share.png")
+    report = out / "report.md"
+    report.write_text(_markdown(summary, plot.name, runs))
+    return report
+
+
+def plot_seat_win_share(summary: dict, path: Path) -> Path:
+    """Seat win share with 95 % error bars, one panel per player count, a bar group per table."""
+    counts = sorted({t["players"] for t in summary["tables"]})
+    fig, axes = plt.subplots(1, len(counts), figsize=(4.2 * len(counts), 3.8), squeeze=False)
+    for ax, players in zip(axes[0], counts, strict=True):
+        tables = [t for t in summary["tables"] if t["players"] == players]
+        width = 0.8 / len(tables)
+        for i, t in enumerate(tables):
+            shares = [s["win_share"] for s in t["seats"]]
+            x = [seat + (i - (len(tables) - 1) / 2) * width for seat in range(players)]
+            y = [100 * s["value"] for s in shares]
+            err = [[100 * (s["value"] - s["low"]) for s in shares],
+                   [100 * (s["high"] - s["value"]) for s in shares]]
+            ax.bar(x, y, width, yerr=err, capsize=3,
+                   label=t["label"].split(" ", 1)[1], alpha=0.85)
+        ax.axhline(100 / players, color="black", linestyle="--", linewidth=1, label="fair share")
+        ax.set_xticks(range(players), ["1st\nwaiter"] + [f"seat {s + 1}" for s in
+                                                           range(1, players)])
+        ax.set_title(f"{players} players")
+        ax.set_ylabel("win share (%)")
+        ax.legend(fontsize=7, loc="lower right")
+    fig.suptitle(f"{summary['title'] or summary['experiment']}: seat win share, 95 % intervals"
+                 f" (seed {summary['seed']})", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _pct(e: dict) -> str:
+    return f"{100 * e['value']:.1f} % [{100 * e['low']:.1f}, {100 * e['high']:.1f}]"
+
+
+def _num(e: dict, digits: int = 2) -> str:
+    return f"{e['value']:.{digits}f} ± {(e['high'] - e['low']) / 2:.{digits}f}"
+
+
+def _markdown(summary: dict, plot: str, runs) -> str:
+    lines = [f"# {summary['title'] or summary['experiment']}", ""]
+    if summary["question"]:
+        lines += [f"**Question.** {summary['question']}", ""]
+    lines += ["## Answer", ""]
+    lines += [f"- **{t['label']}**: {t['verdict']}." for t in summary["tables"]]
+    for c in summary["comparisons"]:
+        d = c["first_seat_win_share_difference"]
+        moved = "no detectable change" if d["low"] <= 0 <= d["high"] else (
+            "raises it" if d["low"] > 0 else "lowers it")
+        lines.append(f"- **{c['table']} against {c['base']}**: the first "
+                     f"waiter's win share changes by {100 * d['value']:+.1f} pp "
+                     f"[{100 * d['low']:+.1f}, {100 * d['high']:+.1f}] "
+                     f"({d['method']}): {moved}.")
+    lines += ["", "Win shares split a shared first place evenly; intervals are 95 % (Wilson "
+              "for win shares, Student t for means). \"Lead\" is a seat's score minus the mean "
+              "of the other seats at the same table on the same deal.", ""]
+    lines += [f"![seat win share]({plot})", ""]
+    for t in summary["tables"]:
+        lines += [f"## {t['label']}", "",
+                  f"{t['games']:,} games ({t['deals']:,} deals"
+                  f"{', every deal played once per seat rotation' if t['duplicate'] else ''}). "
+                  + "; ".join(f"`{s['name']}`: {s['description']}" for s in t["strategies"]),
+                  "",
+                  "| seat | strategy | win share [95 % CI] | mean score | majority | cream "
+                  "| lead over other seats |",
+                  "|---|---|---|---|---|---|---|"]
+        for s in t["seats"]:
+            lines.append(f"| {s['role']} | {s['strategy']} | {_pct(s['win_share'])} | "
+                         f"{_num(s['mean_total'])} | {_num(s['mean_majority'])} | "
+                         f"{_num(s['mean_cream'])} | {_num(s['lead_total'])} |")
+        if "players_by_strategy" in t:
+            lines += ["", "| player | strategy | win share [95 % CI] | mean score |",
+                      "|---|---|---|---|"]
+            lines += [f"| {p['player']} | {p['strategy']} | {_pct(p['win_share'])} | "
+                      f"{_num(p['mean_total'])} |" for p in t["players_by_strategy"]]
+        per_game = ", ".join(f"{k.replace('_', ' ')} {_num(v)}" for k, v in t["per_game"].items())
+        lines += ["", f"Per game: {per_game}.", "", f"**Verdict:** {t['verdict']}.", ""]
+    if summary["skipped"]:
+        lines += ["## Not run", ""] + [f"- {s}" for s in dict.fromkeys(summary["skipped"])]
+        lines.append("")
+    lines += ["## Reproduce", "",
+              f"Seed {summary['seed']}, games per table {sorted(set(summary['games_per_table']))},"
+              f" rules `{Path(summary['rules']).name}`, cakesim {summary['cakesim_version']}, "
+              f"written {summary['written']}. The full configuration is in `summary.json`; "
+              "per-game rows are in `results.parquet` (not committed).", "",
+              f"    {summary['command']}", ""]
+    return "\n".join(lines)

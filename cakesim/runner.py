@@ -1,0 +1,160 @@
+"""Playing many games: chunks fanned out over cores by joblib, summed exactly as they come.
+
+Game ``i`` of seed ``s`` is the same game whatever the chunk size or ``n_jobs``, and every
+sum is an integer sum, so results are identical for any split of the work. Per-game
+rows are kept for the first ``keep_rows`` games; beyond that only the exact per-chunk sums
+stream in, so memory stays bounded however many games are played.
+"""
+
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from tqdm import tqdm
+
+from cakesim.games import get_game
+from cakesim.games.base import Chunk, TableSpec
+
+DEFAULT_CHUNK = 20_000
+DEFAULT_KEEP_ROWS = 1_000_000
+
+
+@dataclass
+class Totals:
+    """Exact sums over every game played at one table.
+
+    Seat contrasts: for metric ``x`` and seat ``k``, ``P * x_k - sum(x)`` is ``P - 1`` times
+    seat ``k``'s lead over the mean of the other seats; it is summed per *deal* (over its
+    rotations), so that its spread measures seat effects on identical deals.
+    """
+
+    players: int
+    metrics: tuple[str, ...]
+    game_metrics: tuple[str, ...]
+    games: int = 0
+    deals: int = 0
+    seat_sum: dict = field(default_factory=dict)
+    seat_sq: dict = field(default_factory=dict)
+    player_sum: dict = field(default_factory=dict)
+    player_sq: dict = field(default_factory=dict)
+    contrast_sum: dict = field(default_factory=dict)
+    contrast_sq: dict = field(default_factory=dict)
+    game_sum: dict = field(default_factory=dict)
+    game_sq: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        for store in (self.seat_sum, self.seat_sq, self.player_sum, self.player_sq,
+                      self.contrast_sum, self.contrast_sq):
+            for metric in self.metrics:
+                store.setdefault(metric, np.zeros(self.players, dtype=np.int64))
+        for store in (self.game_sum, self.game_sq):
+            for metric in self.game_metrics:
+                store.setdefault(metric, 0)
+
+    def add(self, chunk: Chunk, table: TableSpec) -> None:
+        """Add a chunk whose games start at a deal boundary."""
+        per_deal = table.games_per_deal
+        n = chunk.games
+        rotation = (chunk.first_game + np.arange(n)) % per_deal
+        seats = np.arange(self.players)
+        players = table.player_of_seat(seats[None, :], rotation[:, None])
+        self.games += n
+        self.deals += n // per_deal
+        for metric in self.metrics:
+            x = chunk.seat[metric].astype(np.int64)
+            self.seat_sum[metric] += x.sum(axis=0)
+            self.seat_sq[metric] += (x * x).sum(axis=0)
+            by_player = np.zeros_like(x)
+            np.put_along_axis(by_player, players, x, axis=1)
+            self.player_sum[metric] += by_player.sum(axis=0)
+            self.player_sq[metric] += (by_player * by_player).sum(axis=0)
+            contrast = self.players * x - x.sum(axis=1, keepdims=True)
+            per_deal_contrast = contrast.reshape(n // per_deal, per_deal, self.players).sum(1)
+            self.contrast_sum[metric] += per_deal_contrast.sum(axis=0)
+            self.contrast_sq[metric] += (per_deal_contrast * per_deal_contrast).sum(axis=0)
+        for metric in self.game_metrics:
+            y = chunk.game[metric].astype(np.int64)
+            self.game_sum[metric] += int(y.sum())
+            self.game_sq[metric] += int((y * y).sum())
+
+
+@dataclass
+class TableRun:
+    """A table's results: exact totals, and per-game rows for the first games."""
+
+    table: TableSpec
+    seed: int
+    totals: Totals
+    rows: pd.DataFrame
+    rows_complete: bool
+    """Whether ``rows`` holds every game played (else only the first ``keep_rows``)."""
+
+
+def chunk_bounds(games: int, chunk_size: int, per_deal: int = 1) -> list[tuple[int, int]]:
+    """Split ``games`` into ``[start, stop)`` chunks that begin on deal boundaries."""
+    size = max(per_deal, chunk_size - chunk_size % per_deal)
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+def chunk_rows(game, table: TableSpec, chunk: Chunk) -> pd.DataFrame:
+    """One row per game and seat, compact dtypes."""
+    n, players = chunk.games, table.players
+    index = chunk.first_game + np.arange(n)
+    rotation = index % table.games_per_deal
+    seat = np.tile(np.arange(players, dtype=np.int8), n)
+    player = table.player_of_seat(seat, np.repeat(rotation, players)).astype(np.int8)
+    names = pd.Categorical(np.array([s.name for s in table.strategies])[player])
+    columns = {
+        "table": pd.Categorical([table.label] * (n * players)),
+        "game": np.repeat(index, players).astype(np.int64),
+        "deal": np.repeat(index // table.games_per_deal, players).astype(np.int64),
+        "seat": seat,
+        "player": player,
+        "strategy": names,
+    }
+    for metric, values in chunk.seat.items():
+        columns[metric] = values.reshape(-1)
+    columns["win_share"] = (chunk.seat["win_units"].reshape(-1) / game.win_units).astype(
+        np.float32)
+    for metric, values in chunk.game.items():
+        columns[metric] = np.repeat(values, players)
+    return pd.DataFrame(columns)
+
+
+def _play(game_name: str, table: TableSpec, seed: int, start: int, stop: int) -> Chunk:
+    return get_game(game_name).play_chunk(table, seed, start, stop - start)
+
+
+def run_table(table: TableSpec, games: int, seed: int, n_jobs: int = -1,
+              chunk_size: int = DEFAULT_CHUNK, keep_rows: int = DEFAULT_KEEP_ROWS,
+              progress: bool = True) -> TableRun:
+    """Play ``games`` games of ``seed`` at ``table`` over ``n_jobs`` processes."""
+    game = get_game(table.game)
+    per_deal = table.games_per_deal
+    games = -(-games // per_deal) * per_deal
+    bounds = chunk_bounds(games, chunk_size, per_deal)
+    # Compile (or load the cached kernel) here once, before the workers need it.
+    game.play_chunk(table, seed, 0, per_deal)
+    totals = Totals(table.players, (*game.seat_metrics, "win_units"), game.game_metrics)
+    kept = []
+    bar = tqdm(total=games, desc=table.label, unit="game", file=sys.stderr,
+               disable=not progress, leave=False)
+    with Parallel(n_jobs=n_jobs, return_as="generator") as parallel:
+        for chunk in parallel(delayed(_play)(table.game, table, seed, a, b) for a, b in bounds):
+            totals.add(chunk, table)
+            if chunk.first_game < keep_rows:
+                keep = min(chunk.games, keep_rows - chunk.first_game)
+                kept.append(chunk_rows(game, table, _head(chunk, keep)))
+            bar.update(chunk.games)
+    bar.close()
+    rows = pd.concat(kept, ignore_index=True) if kept else pd.DataFrame()
+    return TableRun(table, seed, totals, rows, rows_complete=games <= keep_rows)
+
+
+def _head(chunk: Chunk, n: int) -> Chunk:
+    if n == chunk.games:
+        return chunk
+    return Chunk(chunk.first_game, {k: v[:n] for k, v in chunk.seat.items()},
+                 {k: v[:n] for k, v in chunk.game.items()})

@@ -1,0 +1,34 @@
+"""The Numba kernel and the reference engine play the same games, game for game."""
+
+import itertools
+
+import pytest
+
+from tests.games.piece_o_cake.conftest import RULES, STRATEGY_NAMES, assert_parity, table_of
+
+SETTINGS = [(p, v, s) for p, v, s in itertools.product((2, 3, 4, 5), ("base", "compensation"),
+                                                         STRATEGY_NAMES)
+            if v == "base" or RULES.has_compensation(p)]
+
+
+@pytest.mark.parametrize(("players", "variant", "strategy"), SETTINGS)
+def test_kernel_matches_reference(players, variant, strategy):
+    assert_parity(table_of(players, variant, (strategy,)), seed=11, first=1000, games=150)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_mixed_tables_on_duplicate_deals(players):
+    names = [STRATEGY_NAMES[s % 3] for s in range(players)]
+    assert_parity(table_of(players, "base", names, duplicate=True), seed=5, first=0,
+                  games=40 * players)
+
+
+def test_tied_majorities_scoring_nothing():
+    rules = RULES.with_overrides(tie_rule="none")
+    assert_parity(table_of(4, "compensation", ("greedy",), rules=rules), 3, 0, 150)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "variant", "strategy"), SETTINGS)
+def test_kernel_matches_reference_at_length(players, variant, strategy):
+    assert_parity(table_of(players, variant, (strategy,)), seed=2026, first=0, games=5000)

@@ -1,0 +1,81 @@
+"""Invariants that hold in every game (hypothesis picks the games)."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cakesim.games.piece_o_cake.reference import score_sheet
+from tests.games.piece_o_cake.conftest import (
+    GAME,
+    RULES,
+    STRATEGY_NAMES,
+    reference_metrics,
+    table_of,
+)
+
+tables = st.builds(
+    lambda players, compensated, names, seed, game: (
+        table_of(players, "compensation" if compensated and RULES.has_compensation(players)
+                 else "base", names), seed, game),
+    st.integers(2, 5), st.booleans(), st.lists(st.sampled_from(STRATEGY_NAMES), min_size=1,
+                                                max_size=1),
+    st.integers(0, 2**32), st.integers(0, 10**6))
+
+
+@settings(max_examples=60, deadline=None)
+@given(tables)
+def test_score_is_majority_plus_cream_and_slices_are_conserved(case):
+    table, seed, first = case
+    chunk = GAME.play_chunk(table, seed, first, 20)
+    seat, per_game = chunk.seat, chunk.game
+    assert (seat["total"] == seat["majority"] + seat["cream"]).all()
+    assert (seat["win_units"].sum(axis=1) == GAME.win_units).all()
+    dealt = RULES.cakes * RULES.slices_per_cake + len(table.rules.bonus_after_cakes)
+    kept = per_game["eaten_slices"] + per_game["collected_slices"] + per_game["discarded"]
+    assert (kept == dealt).all()
+    assert (seat["majority"].max(axis=1) <= sum(RULES.majority_value)).all()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 5).flatmap(lambda p: st.lists(
+    st.lists(st.integers(0, 4), min_size=8, max_size=8), min_size=p, max_size=p)),
+    st.booleans())
+def test_every_player_tied_for_most_scores_the_kind(collected, ties_score):
+    majority, total, win_units = score_sheet(collected, [0] * len(collected),
+                                             RULES.majority_value, ties_score)
+    for seat, row in enumerate(collected):
+        expected = 0
+        for kind, value in enumerate(RULES.majority_value):
+            most = max(r[kind] for r in collected)
+            holders = sum(r[kind] == most for r in collected)
+            if row[kind] == most > 0 and (holders == 1 or ties_score):
+                expected += value
+        assert majority[seat] == expected
+    best = max(total)
+    assert all((w > 0) == (t == best) for w, t in zip(win_units, total, strict=True))
+
+
+@settings(max_examples=40, deadline=None)
+@given(tables)
+def test_every_logged_move_is_legal(case):
+    table, seed, game = case
+    result, _ = reference_metrics(table, seed, game)
+    players = table.players
+    by_cake = {}
+    for move in result.log:
+        by_cake.setdefault(move.cake, []).append(move)
+    assert sorted(by_cake) == list(range(RULES.cakes))
+    for cake, moves in by_cake.items():
+        waiter = cake % players
+        cut, choices = moves[0], [m for m in moves if m.action in ("take", "decline", "pass")]
+        assert cut.action == "cut" and cut.seat == waiter
+        assert 1 <= len(cut.portions) <= table.rules.portion_limit
+        assert sum(len(p) for p in cut.portions) == RULES.slices_per_cake
+        # Everyone chooses once, left of the waiter first, the waiter last.
+        assert [m.seat for m in choices] == [(waiter + t) % players for t in
+                                             range(1, players + 1)]
+        takes = [m for m in choices if m.action == "take"]
+        assert len({m.portion for m in takes}) == len(takes)
+        assert all(tuple(p for p, _ in m.slices) == cut.portions[m.portion] for m in takes)
+        bonus = [m for m in moves if m.action == "bonus"]
+        assert len(bonus) == (cake + 1 in table.rules.bonus_after_cakes)
+        assert all(m.seat == waiter and len(m.slices) == 1 for m in bonus)
