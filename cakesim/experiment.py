@@ -8,15 +8,13 @@ naming the file and the key.
 """
 
 import itertools
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cakesim.errors import InputError
 from cakesim.games import GAMES, get_game
 from cakesim.games.base import TableSpec
 from cakesim.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS
-from cakesim.tables import Table
+from cakesim.tables import Table, read_toml
 
 EXPERIMENT_DIR = Path("experiments")
 
@@ -54,12 +52,7 @@ def load_experiment(name_or_path: str, games: int | None = None,
     """Read and validate an experiment; ``games``/``seed`` override the file's values."""
     path = find_experiment(name_or_path)
     source = str(path)
-    try:
-        config = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(source, "", "experiment file not found") from None
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(source, "", f"not valid TOML: {error}") from None
+    config = read_toml(path, "experiment")
     top = Table(config, source)
     top.only(["experiment", "strategies", "tables"])
     head = top.sub("experiment")

@@ -1,6 +1,8 @@
 """Strict access to parsed TOML/JSON tables: every unknown key or wrong type is an InputError."""
 
+import tomllib
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from cakesim.errors import InputError
@@ -72,3 +74,13 @@ def _is_kind(value: Any, kind: type) -> bool:
     if kind is float:
         return isinstance(value, int | float) and not isinstance(value, bool)
     return isinstance(value, kind)
+
+
+def read_toml(path: Path, what: str) -> dict:
+    """Parse the TOML file ``path``; a missing or malformed file is an InputError."""
+    try:
+        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(str(path), "", f"{what} file not found") from None
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(str(path), "", f"not valid TOML: {error}") from None

@@ -1,5 +1,6 @@
 """Cuts of a circle into contiguous portions."""
 
+import itertools
 from math import comb
 
 from hypothesis import given
@@ -21,4 +22,4 @@ def test_portions_are_contiguous_and_cover_the_circle(mask):
     assert len(portions) == max(1, mask.bit_count())
     assert sorted(p for portion in portions for p in portion) == list(range(11))
     for portion in portions:
-        assert all((b - a) % 11 == 1 for a, b in zip(portion, portion[1:], strict=False))
+        assert all((b - a) % 11 == 1 for a, b in itertools.pairwise(portion))

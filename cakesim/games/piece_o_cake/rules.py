@@ -6,7 +6,6 @@ portion limits, the tie rule and the compensation variants. ``RuleSet.for_table`
 the player count and the variant; ``TableRules.arrays`` is what a kernel receives.
 """
 
-import tomllib
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -14,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from cakesim.errors import InputError
-from cakesim.tables import Table
+from cakesim.tables import Table, read_toml
 
 DEFAULT_RULES = Path(__file__).with_name("rules.toml")
 TIE_RULES = ("full", "none")
@@ -112,14 +111,7 @@ class TableRules:
 def load_rules(path: str | Path | None = None) -> RuleSet:
     """Read and validate a Piece o' Cake rule-set file (default: the published rules)."""
     path = Path(path) if path is not None else DEFAULT_RULES
-    source = str(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(source, "", "rule-set file not found") from None
-    except tomllib.TOMLDecodeError as error:
-        raise InputError(source, "", f"not valid TOML: {error}") from None
-    return parse_rules(data, source)
+    return parse_rules(read_toml(path, "rule-set"), str(path))
 
 
 def parse_rules(data: dict, source: str) -> RuleSet:

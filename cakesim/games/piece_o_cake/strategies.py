@@ -181,19 +181,28 @@ def plan_portion(params, seat, start, length, cake_kind, cake_cream, collected, 
     value = 0.0
     eat_mask = 0
     for j in range(length):
-        position = (start + j) % n
-        kind = cake_kind[position]
-        decided[kind] += 1
-        gain, eat = slice_choice(params, collected[seat, kind] + added[kind],
-                                 best_opponent(collected, seat, kind),
-                                 still_open[kind] - decided[kind], majority_value[kind],
-                                 cake_cream[position], ties_score)
+        gain, eat = _next_slice(params, seat, (start + j) % n, cake_kind, cake_cream,
+                                collected, still_open, majority_value, ties_score, added,
+                                decided)
         value += gain
         if eat:
             eat_mask |= 1 << j
-        else:
-            added[kind] += 1
     return value, eat_mask
+
+
+@jit
+def _next_slice(params, seat, position, cake_kind, cake_cream, collected, still_open,
+                majority_value, ties_score, added, decided):
+    """Decide the next slice of a portion being planned; count it in ``added``/``decided``."""
+    kind = cake_kind[position]
+    decided[kind] += 1
+    gain, eat = slice_choice(params, collected[seat, kind] + added[kind],
+                             best_opponent(collected, seat, kind),
+                             still_open[kind] - decided[kind], majority_value[kind],
+                             cake_cream[position], ties_score)
+    if not eat:
+        added[kind] += 1
+    return gain, eat
 
 
 @jit
@@ -357,17 +366,10 @@ def _value_every_arc(params, cake_kind, cake_cream, collected, collected_cream, 
             decided[:] = 0
             value = 0.0
             for j in range(n):
-                position = (start + j) % n
-                kind = cake_kind[position]
-                decided[kind] += 1
-                gain, eat = slice_choice(params, collected[seat, kind] + added[kind],
-                                         best_opponent(collected, seat, kind),
-                                         still_open[kind] - decided[kind],
-                                         majority_value[kind], cake_cream[position],
-                                         ties_score)
+                gain, _ = _next_slice(params, seat, (start + j) % n, cake_kind, cake_cream,
+                                      collected, still_open, majority_value, ties_score,
+                                      added, decided)
                 value += gain
-                if not eat:
-                    added[kind] += 1
                 arc_value[seat, start, j + 1] = value
         kind, gain = best_decline(params, seat, collected, collected_cream, still_open,
                                   majority_value, ties_score)

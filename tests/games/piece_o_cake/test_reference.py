@@ -58,5 +58,5 @@ def test_tied_majorities_score_in_full_or_not_at_all():
 
 
 def test_zero_slices_never_qualify_and_shared_wins_split():
-    majority, total, win = score_sheet([[0], [0]], [4, 4], (11,), ties_score=True)
+    majority, _total, win = score_sheet([[0], [0]], [4, 4], (11,), ties_score=True)
     assert majority == [0, 0] and win == [420, 420]
