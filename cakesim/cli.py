@@ -28,7 +28,8 @@ def _parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="run an experiment and write its report")
     run.add_argument("experiment", help="experiment name (experiments/NAME.toml) or a path")
     run.add_argument("--games", type=_positive, help="games per table (overrides the file)")
-    run.add_argument("--n-jobs", type=int, default=-1, help="worker processes (-1: all cores)")
+    run.add_argument("--n-jobs", type=_jobs, default=-1,
+                     help="worker processes (-1: all cores, -2: all but one)")
     run.add_argument("--seed", type=_natural, help="seed (overrides the file)")
     run.add_argument("--out", help="report folder (default: reports/NAME)")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -58,6 +59,13 @@ def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _jobs(text: str) -> int:
+    value = int(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError("must not be 0 (use 1 for one process, -1 for all)")
     return value
 
 
