@@ -40,11 +40,19 @@ def summarise(experiment, runs) -> dict:
         "experiment": experiment.name, "title": experiment.title,
         "question": experiment.question, "game": experiment.game,
         "seed": experiment.seed, "games_per_table": experiment.table_games,
-        "cakesim_version": __version__, "rules": experiment.rules_source,
+        "cakesim_version": __version__, "rules": _shown_path(experiment.rules_source),
         "written": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "config": experiment.config, "skipped": experiment.skipped,
         "tables": tables, "comparisons": _comparisons(runs),
     }
+
+
+def _shown_path(source: str) -> str:
+    """A path relative to the working directory when it lies below it."""
+    try:
+        return str(Path(source).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return source
 
 
 def _comparisons(runs) -> list[dict]:
