@@ -67,7 +67,7 @@ def score_file(rules: RuleSet, path: str | Path) -> dict:
         raise InputError(source, "", f"not valid JSON: {error}") from None
     top = Table(data, source)
     top.only(["players", "tie_rule"])
-    tie_rule = top.get("tie_rule", str, "full", TIE_RULES)
+    tie_rule = top.get("tie_rule", str, rules.tie_rule, TIE_RULES)
     entries = top.get("players", list)
     if not rules.min_players <= len(entries) <= rules.max_players:
         raise top.error("players", f"{len(entries)} players; allowed: {rules.min_players} "
