@@ -39,7 +39,8 @@ class PieceOCake:
               variant: str = "base", duplicate: bool = False, label: str = "") -> TableSpec:
         """A table of ``players`` playing ``variant`` of ``rules``."""
         table_rules = rules.for_table(players, variant)
-        label = label or f"{players}P {variant} " + "/".join(s.name for s in strategies)
+        names = "/".join(dict.fromkeys(s.name for s in strategies))
+        label = label or f"{players}P {variant} {names}"
         return TableSpec(self.name, label, players, variant, table_rules, tuple(strategies),
                          duplicate)
 

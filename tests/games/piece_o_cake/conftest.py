@@ -1,7 +1,5 @@
 """Shared helpers: play the same games with the kernel and with the reference engine."""
 
-import pytest
-
 from cakesim.games import get_game
 from cakesim.games.piece_o_cake.reference import play_game
 
@@ -42,7 +40,3 @@ def assert_parity(table, seed, first, games):
                 f"{table.label}: game {first + g} of seed {seed} differs in {metric}: "
                 f"kernel {got}, reference {value}")
 
-
-@pytest.fixture
-def game():
-    return GAME
