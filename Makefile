@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 EXP    ?= first_player_bias
 
-.PHONY: install test experiment bench parity lint clean
+.PHONY: install test experiment bench parity lint baseline regress reports clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,9 +27,18 @@ bench: install  ## kernel games/s per core against the reference engine, in one 
 parity: install  ## the long kernel-against-reference run (5,000 games per setting)
 	$(PY) -m pytest -q -m slow
 
+baseline: install  ## write reports/baselines/EXP.json for every experiment (CI size)
+	$(PY) -m cakesim baseline $(ARGS)
+
+regress: install  ## re-run every experiment's CI size and compare with its baseline
+	$(PY) -m cakesim regress $(ARGS)
+
+reports: install  ## regenerate reports/index.md from every report's summary.json
+	$(PY) -m cakesim reports
+
 lint: install
 	$(VENV)/bin/ruff check .
 
 clean:
-	rm -rf $(VENV) *.egg-info .pytest_cache
+	rm -rf $(VENV) *.egg-info .pytest_cache .cakesim-cache
 	find . -name __pycache__ -prune -exec rm -rf {} +

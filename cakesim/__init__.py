@@ -2,6 +2,15 @@
 
 __version__ = "0.1.0"
 
-from cakesim.api import ExperimentResult, run_experiment, simulate
+from cakesim.api import (
+    ExperimentResult,
+    baseline,
+    plan,
+    regress,
+    run_experiment,
+    simulate,
+    sprt,
+)
 
-__all__ = ["ExperimentResult", "__version__", "run_experiment", "simulate"]
+__all__ = ["ExperimentResult", "__version__", "baseline", "plan", "regress", "run_experiment",
+           "simulate", "sprt"]

@@ -6,10 +6,21 @@ from pathlib import Path
 
 import pandas as pd
 
-from cakesim.experiment import Experiment, load_experiment
+from cakesim.baseline import (
+    Regression,
+    baseline_path,
+    compare,
+    make_baseline,
+    read_baseline,
+    write_baseline,
+)
+from cakesim.cache import ChunkCache, default_cache_dir
+from cakesim.experiment import Experiment, SprtClaim, experiment_paths, load_experiment
 from cakesim.games import get_game
-from cakesim.report import write_report
-from cakesim.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS, TableRun, run_table
+from cakesim.planner import Question, plan_tables
+from cakesim.report import write_index, write_report
+from cakesim.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS, TableRun, backend, run_table
+from cakesim.sprt import SprtResult, sequential_test
 
 
 @dataclass
@@ -19,6 +30,17 @@ class ExperimentResult:
     experiment: Experiment
     runs: list[TableRun]
     report: Path | None
+    plan: pd.DataFrame | None = None
+
+    @property
+    def chunks_reused(self) -> int:
+        """Chunks read back from the cache instead of played."""
+        return sum(run.chunks_reused for run in self.runs)
+
+    @property
+    def chunks(self) -> int:
+        """Chunks in all."""
+        return sum(run.chunks for run in self.runs)
 
 
 def simulate(game: str, players: int, strategies="greedy", games: int = 10_000,
@@ -41,17 +63,103 @@ def simulate(game: str, players: int, strategies="greedy", games: int = 10_000,
 
 def run_experiment(path: str | Path, games: int | None = None, seed: int | None = None,
                    n_jobs: int = -1, out: str | Path | None = None,
-                   progress: bool = True, write: bool = True) -> ExperimentResult:
-    """Run every table of an experiment and (unless ``write`` is false) write its report."""
+                   progress: bool = True, write: bool = True,
+                   cache: bool | str | Path = True, backend_name: str = "loky",
+                   scheduler: str | None = None, sample_size: bool = True) -> ExperimentResult:
+    """Run every table of an experiment and (unless ``write`` is false) write its report.
+
+    ``cache`` (true: ``$CAKESIM_CACHE`` or ``.cakesim-cache``; or a folder) keeps finished
+    chunks, so an interrupted run restarted plays only what is missing. ``backend_name``
+    ``dask`` with a ``scheduler`` address runs the chunks on a Dask cluster. With
+    ``sample_size`` (and a ``[plan]`` section) the report gets the planner's pilot run.
+    """
     experiment = load_experiment(str(path), games, seed)
-    runs = [run_table(table, count, experiment.seed, n_jobs, experiment.chunk_size,
-                      experiment.keep_rows, progress)
-            for table, count in zip(experiment.tables, experiment.table_games, strict=True)]
+    store = _cache(cache)
+    plan = None
+    with backend(backend_name, scheduler):
+        runs = [run_table(table, count, experiment.seed, n_jobs, experiment.chunk_size,
+                          experiment.keep_rows, progress, store)
+                for table, count in zip(experiment.tables, experiment.table_games,
+                                        strict=True)]
+        if write and sample_size and experiment.plan is not None:
+            question = Question(half_width=experiment.plan.half_width)
+            plan = plan_tables(experiment.tables, question, experiment.plan.games,
+                               experiment.seed, n_jobs, progress)
     report = None
     if write:
         out = Path(out) if out is not None else Path("reports") / experiment.name
         command = f"cakesim run {shlex.quote(str(experiment.path))} --seed {experiment.seed}"
         if games is not None:
             command += f" --games {games}"
-        report = write_report(experiment, runs, out, command)
-    return ExperimentResult(experiment, runs, report)
+        report = write_report(experiment, runs, out, command, plan)
+    return ExperimentResult(experiment, runs, report, plan)
+
+
+def plan(path: str | Path, half_width: float | None = None, effect: float | None = None,
+         power: float = 0.8, pilot_games: int | None = None, seed: int | None = None,
+         n_jobs: int = -1, progress: bool = False) -> pd.DataFrame:
+    """Games needed per seat and table, independent and duplicate deals, from a pilot run.
+
+    Give ``half_width`` (of a 95 % interval on a seat's win share) or ``effect`` (a win
+    share difference to detect) with ``power``.
+    """
+    experiment = load_experiment(str(path), seed=seed)
+    if (half_width is None) == (effect is None):
+        raise ValueError("give exactly one of half_width and effect")
+    games = pilot_games or (experiment.plan.games if experiment.plan else 4000)
+    question = Question(half_width=half_width, effect=effect, power=power)
+    return plan_tables(experiment.tables, question, games, experiment.seed, n_jobs, progress)
+
+
+def sprt(path: str | Path, table: str, seat: int = 0, delta: float = 0.02,
+         direction: str = "deficit", alpha: float = 0.05, beta: float = 0.05,
+         max_games: int = 200_000, seed: int | None = None) -> SprtResult:
+    """Settle "seat ``seat`` (0: first) at ``table`` is ``delta`` off fair" by an SPRT."""
+    experiment = load_experiment(str(path), seed=seed)
+    claim = SprtClaim(table, seat, direction, delta, alpha, beta, max_games)
+    return sequential_test(experiment.table_named(table), experiment.seed, claim)
+
+
+def ci_run(path: str | Path, n_jobs: int = -1,
+           progress: bool = False) -> tuple[dict, list[SprtResult]]:
+    """Play an experiment at its ``[ci]`` size (never from the cache): its baseline record."""
+    experiment = load_experiment(str(path), ci=True)
+    runs = [run_table(table, count, experiment.seed, n_jobs, experiment.chunk_size,
+                      experiment.keep_rows, progress)
+            for table, count in zip(experiment.tables, experiment.table_games, strict=True)]
+    tests = [sequential_test(experiment.table_named(c.table), experiment.seed, c)
+             for c in experiment.ci.sprt]
+    return make_baseline(experiment, runs, tests), tests
+
+
+def baseline(path: str | Path, n_jobs: int = -1, progress: bool = False) -> Path:
+    """Write ``reports/baselines/<experiment>.json`` from a CI-sized run."""
+    record, _ = ci_run(path, n_jobs, progress)
+    out = baseline_path(record["experiment"])
+    write_baseline(record, out)
+    return out
+
+
+def regress(path: str | Path, n_jobs: int = -1, progress: bool = False) -> Regression:
+    """Re-run an experiment at CI size and set it against its committed baseline."""
+    experiment = load_experiment(str(path), ci=True)
+    stored = read_baseline(baseline_path(experiment.name))
+    record, tests = ci_run(path, n_jobs, progress)
+    return compare(stored, record, tests)
+
+
+def all_experiments() -> list[Path]:
+    """Every experiment file of the project."""
+    return experiment_paths()
+
+
+def write_reports_index(root: str | Path = "reports") -> Path:
+    """Regenerate ``reports/index.md`` from every report's ``summary.json``."""
+    return write_index(Path(root))
+
+
+def _cache(cache: bool | str | Path) -> ChunkCache | None:
+    if cache is False:
+        return None
+    return ChunkCache(default_cache_dir() if cache is True else cache)
+

@@ -33,7 +33,49 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--seed", type=_natural, help="seed (overrides the file)")
     run.add_argument("--out", help="report folder (default: reports/NAME)")
     run.add_argument("--quiet", action="store_true", help="no progress bar")
+    run.add_argument("--no-cache", action="store_true",
+                     help="play every chunk, ignoring and not storing finished chunks")
+    run.add_argument("--backend", default="loky", choices=["loky", "dask"],
+                     help="where chunks run: local processes (loky) or a Dask cluster")
+    run.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
     run.set_defaults(handler=_run)
+
+    plan = commands.add_parser("plan", help="games needed for a precision or a power, "
+                                            "from a pilot run")
+    plan.add_argument("experiment")
+    goal = plan.add_mutually_exclusive_group(required=True)
+    goal.add_argument("--half-width", type=_share,
+                      help="half-width of a 95 %% interval on a seat's win share, e.g. 0.005")
+    goal.add_argument("--effect", type=_share, help="win-share effect to detect, e.g. 0.01")
+    plan.add_argument("--power", type=_share, default=0.8, help="power (default 0.8)")
+    plan.add_argument("--pilot", type=_positive, help="pilot games per table and deal mode "
+                                                      "(default: the file's [plan], or 4000)")
+    plan.add_argument("--n-jobs", type=_jobs, default=-1)
+    plan.set_defaults(handler=_plan)
+
+    sprt = commands.add_parser("sprt", help="sequential test of a seat's win-share deficit")
+    sprt.add_argument("experiment")
+    sprt.add_argument("--table", required=True, help="table label, as in the report")
+    sprt.add_argument("--seat", type=_positive, default=1, help="1 is the first seat")
+    sprt.add_argument("--delta", type=_share, required=True,
+                      help="claimed distance from a fair share, e.g. 0.02")
+    sprt.add_argument("--direction", choices=["deficit", "advantage"], default="deficit")
+    sprt.add_argument("--alpha", type=_share, default=0.05)
+    sprt.add_argument("--beta", type=_share, default=0.05)
+    sprt.add_argument("--max-games", type=_positive, default=200_000)
+    sprt.set_defaults(handler=_sprt)
+
+    for name, handler, text in (
+            ("baseline", _baseline, "write reports/baselines/EXP.json from a CI-sized run"),
+            ("regress", _regress, "re-run CI sizes and compare with the committed baselines")):
+        command = commands.add_parser(name, help=text)
+        command.add_argument("experiments", nargs="*",
+                             help="experiment names or paths (default: all in experiments/)")
+        command.add_argument("--n-jobs", type=_jobs, default=-1)
+        command.set_defaults(handler=handler)
+
+    reports = commands.add_parser("reports", help="regenerate reports/index.md")
+    reports.set_defaults(handler=_reports)
 
     replay = commands.add_parser("replay", help="print the move log of one game")
     replay.add_argument("game", choices=["piece-o-cake"])
@@ -76,12 +118,81 @@ def _natural(text: str) -> int:
     return value
 
 
+def _share(text: str) -> float:
+    value = float(text)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must lie between 0 and 1, not {value}")
+    return value
+
+
 def _run(args) -> int:
     from cakesim.api import run_experiment
 
     result = run_experiment(args.experiment, games=args.games, seed=args.seed,
-                            n_jobs=args.n_jobs, out=args.out, progress=not args.quiet)
+                            n_jobs=args.n_jobs, out=args.out, progress=not args.quiet,
+                            cache=not args.no_cache, backend_name=args.backend,
+                            scheduler=args.scheduler)
+    if result.chunks_reused:
+        print(f"reused {result.chunks_reused} of {result.chunks} chunks from the cache",
+              file=sys.stderr)
     print(f"wrote {result.report}")
+    return 0
+
+
+def _plan(args) -> int:
+    from cakesim.api import plan
+    from cakesim.planner import Question
+
+    question = Question(half_width=args.half_width, effect=args.effect, power=args.power)
+    seats = plan(args.experiment, half_width=args.half_width, effect=args.effect,
+                 power=args.power, pilot_games=args.pilot, n_jobs=args.n_jobs)
+    print(f"Games per table for {question.describe()} on each seat's win share "
+          f"(pilot: {args.pilot or 'default'} games per table and deal mode):")
+    shown = seats[["table", "seat", "variance_independent", "variance_duplicate",
+                   "duplicate_factor", "games_independent", "games_duplicate"]]
+    print(shown.to_string(index=False, float_format=lambda x: f"{x:.4g}"))
+    return 0
+
+
+def _sprt(args) -> int:
+    from cakesim.api import sprt
+
+    result = sprt(args.experiment, args.table, args.seat - 1, args.delta, args.direction,
+                  args.alpha, args.beta, args.max_games)
+    print(result.sentence())
+    return 0
+
+
+def _experiments(names: list[str]) -> list[str]:
+    from cakesim.api import all_experiments
+
+    return names or [str(p) for p in all_experiments()]
+
+
+def _baseline(args) -> int:
+    from cakesim.api import baseline
+
+    for name in _experiments(args.experiments):
+        print(f"wrote {baseline(name, args.n_jobs)}")
+    return 0
+
+
+def _regress(args) -> int:
+    from cakesim.api import regress
+    from cakesim.baseline import format_regression
+
+    failed = False
+    for name in _experiments(args.experiments):
+        result = regress(name, args.n_jobs)
+        print(format_regression(result))
+        failed |= result.failed
+    return 1 if failed else 0
+
+
+def _reports(args) -> int:
+    from cakesim.api import write_reports_index
+
+    print(f"wrote {write_reports_index()}")
     return 0
 
 

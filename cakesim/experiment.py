@@ -11,12 +11,50 @@ import itertools
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cakesim.errors import InputError
 from cakesim.games import GAMES, get_game
 from cakesim.games.base import TableSpec
 from cakesim.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS
 from cakesim.tables import Table, read_toml
 
 EXPERIMENT_DIR = Path("experiments")
+SPRT_DIRECTIONS = ("deficit", "advantage")
+
+
+@dataclass(frozen=True)
+class SprtClaim:
+    """A claim on a seat's win share, to be settled by a sequential test in CI."""
+
+    table: str
+    seat: int
+    """0 is the first seat (files and the command line count seats from 1)."""
+    direction: str
+    """``deficit``: the seat wins at least ``delta`` less than a fair share; or ``advantage``."""
+    delta: float
+    alpha: float
+    """Chance of accepting the claim when the seat is in fact fair."""
+    beta: float
+    """Chance of rejecting the claim when the seat is in fact ``delta`` off."""
+    max_games: int
+
+
+@dataclass(frozen=True)
+class CiSize:
+    """The experiment at the size CI re-runs: fewer games, a fixed seed."""
+
+    games: int
+    seed: int
+    level: float
+    """Family-wise significance level of the regression test (Holm over all numbers)."""
+    sprt: tuple[SprtClaim, ...] = ()
+
+
+@dataclass(frozen=True)
+class PilotPlan:
+    """A pilot run for the report's sample-size section."""
+
+    games: int
+    half_width: float
 
 
 @dataclass
@@ -37,6 +75,16 @@ class Experiment:
     table_games: list[int]
     skipped: list[str] = field(default_factory=list)
     config: dict = field(default_factory=dict)
+    ci: CiSize | None = None
+    plan: PilotPlan | None = None
+
+    def table_named(self, label: str) -> TableSpec:
+        """The table labelled ``label``; an InputError lists the labels there are."""
+        for table in self.tables:
+            if table.label == label:
+                return table
+        raise InputError(str(self.path), "table", f"no table {label!r}; tables: "
+                                                  f"{', '.join(t.label for t in self.tables)}")
 
 
 def find_experiment(name_or_path: str) -> Path:
@@ -47,14 +95,29 @@ def find_experiment(name_or_path: str) -> Path:
     return EXPERIMENT_DIR / f"{name_or_path}.toml"
 
 
+def experiment_paths() -> list[Path]:
+    """Every experiment file of the project, by name."""
+    return sorted(EXPERIMENT_DIR.glob("*.toml"))
+
+
 def load_experiment(name_or_path: str, games: int | None = None,
-                    seed: int | None = None) -> Experiment:
-    """Read and validate an experiment; ``games``/``seed`` override the file's values."""
+                    seed: int | None = None, ci: bool = False) -> Experiment:
+    """Read and validate an experiment; ``games``/``seed`` override the file's values.
+
+    With ``ci``, the experiment is sized by its ``[ci]`` section (games and seed).
+    """
     path = find_experiment(name_or_path)
     source = str(path)
     config = read_toml(path, "experiment")
     top = Table(config, source)
-    top.only(["experiment", "strategies", "tables"])
+    top.only(["experiment", "strategies", "tables", "ci", "plan"])
+    ci_size = _ci_size(top) if "ci" in top.data else None
+    if ci:
+        if ci_size is None:
+            raise top.error("ci", "missing; every experiment needs a [ci] section with games "
+                                  "and seed, for the regression test")
+        games = games if games is not None else ci_size.games
+        seed = seed if seed is not None else ci_size.seed
     head = top.sub("experiment")
     head.only(["name", "title", "question", "game", "seed", "games", "chunk_size",
                "keep_rows", "rules", "tie_rule"])
@@ -111,13 +174,48 @@ def load_experiment(name_or_path: str, games: int | None = None,
                                                " " + "/".join(dict.fromkeys(seats)))
             tables.append(game.table(rules, players, chosen, variant, duplicate, label))
             table_games.append(count_here)
-    return Experiment(
+    experiment = Experiment(
         path=path, name=head.get("name", str, path.stem), title=head.get("title", str, ""),
         question=head.get("question", str, ""), game=game.name, seed=seed, games=games,
         chunk_size=head.int_in("chunk_size", 1, 10**8, DEFAULT_CHUNK),
         keep_rows=head.int_in("keep_rows", 0, 10**9, DEFAULT_KEEP_ROWS),
         rules_source=rules.source, tables=tables, table_games=table_games, skipped=skipped,
-        config=config)
+        config=config, ci=ci_size, plan=_pilot_plan(top) if "plan" in top.data else None)
+    for index, claim in enumerate(ci_size.sprt if ci_size else ()):
+        labels = [t.label for t in tables]
+        where = Table({}, source, f"ci.sprt[{index}]")
+        if claim.table not in labels:
+            raise where.error("table", f"no table {claim.table!r}; tables: {', '.join(labels)}")
+        players = experiment.table_named(claim.table).players
+        if claim.seat >= players:
+            raise where.error("seat", f"{claim.seat + 1} is out of range; {claim.table!r} has "
+                                      f"seats 1 to {players}")
+    return experiment
+
+
+def _ci_size(top: Table) -> CiSize:
+    ci = top.sub("ci")
+    ci.only(["games", "seed", "level", "sprt"])
+    claims = []
+    for index, entry in enumerate(ci.get("sprt", list, [])):
+        claim = Table(entry, ci.source, f"ci.sprt[{index}]")
+        claim.only(["table", "seat", "direction", "delta", "alpha", "beta", "max_games"])
+        claims.append(SprtClaim(
+            table=claim.get("table", str), seat=claim.int_in("seat", 1, 64) - 1,
+            direction=claim.get("direction", str, "deficit", SPRT_DIRECTIONS),
+            delta=claim.number_in("delta", 0.0, 1.0),
+            alpha=claim.number_in("alpha", 0.0, 0.5, 0.05),
+            beta=claim.number_in("beta", 0.0, 0.5, 0.05),
+            max_games=claim.int_in("max_games", 1, 10**9, 200_000)))
+    return CiSize(games=ci.int_in("games", 1, 10**8), seed=ci.int_in("seed", 0, 2**63 - 1),
+                  level=ci.number_in("level", 0.0, 0.5, 0.01), sprt=tuple(claims))
+
+
+def _pilot_plan(top: Table) -> PilotPlan:
+    plan = top.sub("plan")
+    plan.only(["pilot_games", "half_width"])
+    return PilotPlan(games=plan.int_in("pilot_games", 10, 10**8, 4000),
+                     half_width=plan.number_in("half_width", 0.0, 0.5, 0.005))
 
 
 def _one_or_many(spec: Table, name: str, kind: type, default=...) -> list:

@@ -72,11 +72,39 @@ def _comparisons(runs) -> list[dict]:
     return found
 
 
-def write_report(experiment, runs, out: Path, command: str) -> Path:
-    """Write the whole report folder; return the path of report.md."""
+def headline(summary: dict) -> str:
+    """The answer in one line: the first seat's win share per table of the first strategy mix.
+
+    A variant's share follows its base table's after an arrow.
+    """
+    tables = summary["tables"]
+    primary = [t for t in tables if t["strategies"] == tables[0]["strategies"]]
+    role = tables[0]["seats"][0]["role"].split(" (")[0]
+    parts = []
+    for players in sorted({t["players"] for t in primary}):
+        shares = [f"{100 * t['seats'][0]['win_share']['value']:.1f} %"
+                  + ("" if t["variant"] == "base" else f" with {t['variant']}")
+                  for t in primary if t["players"] == players]
+        parts.append(f"{players}P {' -> '.join(shares)} (fair {100 / players:.1f})")
+    names = ", ".join(s["name"] for s in tables[0]["strategies"])
+    return f"{role.capitalize()}'s win share, {names} play: {'; '.join(parts)}."
+
+
+def write_report(experiment, runs, out: Path, command: str,
+                 plan: pd.DataFrame | None = None) -> Path:
+    """Write the whole report folder; return the path of report.md.
+
+    ``plan`` is the sample-size planner's pilot result, reported when given.
+    """
     out.mkdir(parents=True, exist_ok=True)
     summary = summarise(experiment, runs)
     summary["command"] = command
+    summary["headline"] = headline(summary)
+    if plan is not None:
+        summary["sample_size"] = {"pilot_games": experiment.plan.games,
+                                  "seed": experiment.seed,
+                                  "half_width": experiment.plan.half_width,
+                                  "seats": plan.to_dict(orient="records")}
     (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
     frames = [run.rows for run in runs if len(run.rows)]
     if frames:
@@ -168,6 +196,8 @@ def _markdown(summary: dict, plot: str, runs) -> str:
     if summary["skipped"]:
         lines += ["## Not run", ""] + [f"- {s}" for s in dict.fromkeys(summary["skipped"])]
         lines.append("")
+    if "sample_size" in summary:
+        lines += _sample_size(summary["sample_size"])
     lines += ["## Reproduce", "",
               f"Seed {summary['seed']}, games per table {sorted(set(summary['games_per_table']))},"
               f" rules `{Path(summary['rules']).name}`, cakesim {summary['cakesim_version']}, "
@@ -175,3 +205,43 @@ def _markdown(summary: dict, plot: str, runs) -> str:
               "per-game rows are in `results.parquet` (not committed).", "",
               f"    {summary['command']}", ""]
     return "\n".join(lines)
+
+
+def _sample_size(plan: dict) -> list[str]:
+    seats = pd.DataFrame(plan["seats"])
+    half = 100 * plan["half_width"]
+    lines = ["## Sample size and duplicate deals", "",
+             f"A pilot of {plan['pilot_games']:,} games per table (seed {plan['seed']}), once "
+             "with independent deals and once with duplicate deals (every deal played once "
+             "per seat rotation), measures the variance per game of each seat's win-share "
+             f"estimate. Games needed for a 95 % interval of ±{half:g} pp on every seat's win "
+             "share, and the variance-reduction factor of duplicate deals (above 1: duplicate "
+             "deals need that many times fewer games):", "",
+             "| table | factor, first seat | factor, range over seats | games needed, "
+             "independent | games needed, duplicate |", "|---|---|---|---|---|"]
+    for label, group in seats.groupby("table", sort=False):
+        factor = group["duplicate_factor"]
+        lines.append(f"| {label} | {factor.iloc[0]:.2f} | {factor.min():.2f} to "
+                     f"{factor.max():.2f} | {group['games_independent'].max():,} | "
+                     f"{group['games_duplicate'].max():,} |")
+    lines += ["", "Recompute with `cakesim plan EXPERIMENT --half-width H` (or `--effect D "
+              "--power 0.8`).", ""]
+    return lines
+
+
+def write_index(root: Path) -> Path:
+    """``reports/index.md``: every experiment's headline answer and a link to its report."""
+    lines = ["# cakesim reports", "",
+             "Every experiment's answer in one line. Regenerate with `make reports`; rerun "
+             "one with `make experiment EXP=name`.", "",
+             "| experiment | answer | seed, games per table |", "|---|---|---|"]
+    for path in sorted(root.glob("*/summary.json")):
+        summary = json.loads(path.read_text())
+        answer = summary.get("headline") or headline(summary)
+        games = sorted(set(summary["games_per_table"]))
+        lines.append(f"| [{summary['title'] or summary['experiment']}]"
+                     f"({path.parent.name}/report.md) | {answer} | {summary['seed']}, "
+                     f"{', '.join(f'{g:,}' for g in games)} |")
+    index = root / "index.md"
+    index.write_text("\n".join(lines) + "\n")
+    return index

@@ -7,18 +7,23 @@ stream in, so memory stays bounded however many games are played.
 """
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, parallel_config
 from tqdm import tqdm
 
+from cakesim.cache import ChunkCache
+from cakesim.errors import InputError
 from cakesim.games import get_game
 from cakesim.games.base import Chunk, TableSpec
 
 DEFAULT_CHUNK = 20_000
 DEFAULT_KEEP_ROWS = 1_000_000
+BACKENDS = ("loky", "dask")
 
 
 @dataclass
@@ -90,6 +95,9 @@ class TableRun:
     rows: pd.DataFrame
     rows_complete: bool
     """Whether ``rows`` holds every game played (else only the first ``keep_rows``)."""
+    chunks_reused: int = 0
+    """Chunks read back from the cache instead of played."""
+    chunks: int = 0
 
 
 def chunk_bounds(games: int, chunk_size: int, per_deal: int = 1) -> list[tuple[int, int]]:
@@ -127,30 +135,84 @@ def _play(game_name: str, table: TableSpec, seed: int, start: int, stop: int) ->
     return get_game(game_name).play_chunk(table, seed, start, stop - start)
 
 
+@contextmanager
+def backend(name: str = "loky", scheduler: str | None = None) -> Iterator[None]:
+    """Run the chunks inside on joblib's ``name`` backend: ``loky`` (local) or ``dask``.
+
+    With ``dask``, ``scheduler`` is the address of a ``distributed`` scheduler, e.g.
+    ``tcp://10.0.0.5:8786``; its workers need cakesim installed.
+    """
+    if name not in BACKENDS:
+        raise InputError("--backend", "backend", f"{name!r} is not allowed; allowed values: "
+                                                 f"{', '.join(BACKENDS)}")
+    if name == "loky":
+        if scheduler is not None:
+            raise InputError("--scheduler", "scheduler", "only the dask backend takes one")
+        yield
+        return
+    if scheduler is None:
+        raise InputError("--scheduler", "scheduler", "the dask backend needs a scheduler "
+                                                     "address, e.g. tcp://127.0.0.1:8786")
+    try:
+        from distributed import Client
+    except ImportError as error:
+        raise InputError("--backend", "backend", "dask needs the optional dependency: "
+                                                 "pip install 'cakesim[dask]'") from error
+    try:
+        client = Client(scheduler, timeout="10s")
+    except OSError as error:
+        raise InputError("--scheduler", "scheduler",
+                         f"no Dask scheduler answers at {scheduler}: {error}") from error
+    with client, parallel_config(backend="dask"):
+        yield
+
+
 def run_table(table: TableSpec, games: int, seed: int, n_jobs: int = -1,
               chunk_size: int = DEFAULT_CHUNK, keep_rows: int = DEFAULT_KEEP_ROWS,
-              progress: bool = True) -> TableRun:
-    """Play ``games`` games of ``seed`` at ``table`` over ``n_jobs`` processes."""
+              progress: bool = True, cache: ChunkCache | None = None) -> TableRun:
+    """Play ``games`` games of ``seed`` at ``table`` over ``n_jobs`` processes.
+
+    With a ``cache``, chunks finished by an earlier (perhaps interrupted) run are read
+    back instead of played, and every chunk played is stored as soon as it arrives.
+    """
     game = get_game(table.game)
     per_deal = table.games_per_deal
     games = -(-games // per_deal) * per_deal
     bounds = chunk_bounds(games, chunk_size, per_deal)
-    # Compile (or load the cached kernel) here once, before the workers need it.
-    game.play_chunk(table, seed, 0, per_deal)
     totals = Totals(table.players, (*game.seat_metrics, "win_units"), game.game_metrics)
-    kept = []
+    kept = {}
     bar = tqdm(total=games, desc=table.label, unit="game", file=sys.stderr,
                disable=not progress, leave=False)
-    with Parallel(n_jobs=n_jobs, return_as="generator") as parallel:
-        for chunk in parallel(delayed(_play)(table.game, table, seed, a, b) for a, b in bounds):
-            totals.add(chunk, table)
-            if chunk.first_game < keep_rows:
-                keep = min(chunk.games, keep_rows - chunk.first_game)
-                kept.append(chunk_rows(game, table, _head(chunk, keep)))
-            bar.update(chunk.games)
+
+    def take(chunk: Chunk) -> None:
+        # Integer sums do not depend on the order chunks arrive in; rows are sorted below.
+        totals.add(chunk, table)
+        if chunk.first_game < keep_rows:
+            keep = min(chunk.games, keep_rows - chunk.first_game)
+            kept[chunk.first_game] = chunk_rows(game, table, _head(chunk, keep))
+        bar.update(chunk.games)
+
+    missing = []
+    for start, stop in bounds:
+        chunk = cache.load(table, seed, start, stop) if cache is not None else None
+        if chunk is None:
+            missing.append((start, stop))
+        else:
+            take(chunk)
+    if missing:
+        # Compile (or load the cached kernel) here once, before the workers need it.
+        game.play_chunk(table, seed, 0, per_deal)
+        with Parallel(n_jobs=n_jobs, return_as="generator_unordered") as parallel:
+            for chunk in parallel(delayed(_play)(table.game, table, seed, a, b)
+                                  for a, b in missing):
+                if cache is not None:
+                    cache.store(table, seed, chunk)
+                take(chunk)
     bar.close()
-    rows = pd.concat(kept, ignore_index=True) if kept else pd.DataFrame()
-    return TableRun(table, seed, totals, rows, rows_complete=games <= keep_rows)
+    rows = (pd.concat([kept[k] for k in sorted(kept)], ignore_index=True) if kept
+            else pd.DataFrame())
+    return TableRun(table, seed, totals, rows, rows_complete=games <= keep_rows,
+                    chunks_reused=len(bounds) - len(missing), chunks=len(bounds))
 
 
 def _head(chunk: Chunk, n: int) -> Chunk:

@@ -82,3 +82,23 @@ def bias_verdict(role: str, share: Estimate, fair: float) -> str:
             "advantaged" if share.low > fair else "no bias detectable")
     return (f"{role} wins {100 * share.value:.1f} % ± {100 * share.half_width:.1f} pp "
             f"against a fair {100 * fair:.1f} %: {word}")
+
+
+def two_sample_p(a: float, a_se: float, b: float, b_se: float) -> float:
+    """Two-sided p-value of ``a == b`` for independent estimates with standard errors."""
+    if a == b:
+        return 1.0
+    spread = math.hypot(a_se, b_se)
+    if spread == 0 or not math.isfinite(spread):
+        return 0.0 if spread == 0 else 1.0
+    return float(2 * scipy_stats.norm.sf(abs(a - b) / spread))
+
+
+def holm(p_values: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values: family-wise error control over many tests."""
+    p = np.asarray(p_values, dtype=np.float64)
+    order = np.argsort(p, kind="stable")
+    scaled = (p.size - np.arange(p.size)) * p[order]
+    adjusted = np.empty_like(p)
+    adjusted[order] = np.minimum(1.0, np.maximum.accumulate(scaled))
+    return adjusted

@@ -63,6 +63,13 @@ class Table:
             raise self.error(name, f"{value} is out of range; allowed: {low} to {high}")
         return value
 
+    def number_in(self, name: str, low: float, high: float, default: Any = ...) -> float:
+        """A number ``name`` strictly between ``low`` and ``high``."""
+        value = self.get(name, float, default)
+        if not low < value < high:
+            raise self.error(name, f"{value} is out of range; allowed: between {low} and {high}")
+        return value
+
     def sub(self, name: str, default: Any = ...) -> "Table":
         """The sub-table ``name``."""
         return Table(self.get(name, dict, default), self.source, self.key(name))

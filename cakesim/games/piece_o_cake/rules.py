@@ -38,7 +38,8 @@ class RuleSet:
     max_portions: dict[int, int] = field(default_factory=dict)
     tie_rule: str = "full"
     compensation: dict[int, tuple[int, ...]] = field(default_factory=dict)
-    source: str = str(DEFAULT_RULES)
+    source: str = field(default=str(DEFAULT_RULES), metadata={"digest": False})
+    """The file the rule set was read from; where it lies changes no game."""
 
     @property
     def set_aside(self) -> int:

@@ -1,0 +1,93 @@
+"""How many games a question needs, from the variance measured in a short pilot run.
+
+The estimate of seat ``k``'s win share is the mean of its per-game shares; written as
+the seat contrast ``(P x_k - sum x) / P`` summed per deal (shares sum to one per game), the
+same formula covers independent deals and duplicate deals, where each deal is played once
+per seat rotation. Its variance per game played, ``v``, sets the games needed:
+
+- for a 95 % interval of half-width ``h``: ``n = (z / h)^2 v``;
+- to detect a seat ``effect`` away from fair with ``power`` at two-sided ``level``:
+  ``n = ((z_level + z_power) / effect)^2 v``.
+
+The variance-reduction factor of duplicate deals is ``v_independent / v_duplicate``: above
+one, duplicate deals need that many times fewer games for the same precision.
+"""
+
+import math
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+from scipy import stats as scipy_stats
+
+from cakesim.games import get_game
+from cakesim.games.base import TableSpec
+from cakesim.runner import DEFAULT_CHUNK, Totals, run_table
+from cakesim.stats import LEVEL, z_value
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the games must achieve: an interval half-width, or power against an effect."""
+
+    half_width: float | None = None
+    effect: float | None = None
+    power: float = 0.8
+    level: float = LEVEL
+
+    def factor(self) -> float:
+        """``n / v``: games needed per unit of per-game variance."""
+        if self.half_width is not None:
+            return (z_value(self.level) / self.half_width) ** 2
+        z_power = float(scipy_stats.norm.ppf(self.power))
+        return ((z_value(self.level) + z_power) / self.effect) ** 2
+
+    def describe(self) -> str:
+        """``a 95 % interval of ±0.5 pp``, or ``a 1 pp effect at power 0.8, level 0.05``."""
+        if self.half_width is not None:
+            return f"a {100 * self.level:g} % interval of ±{100 * self.half_width:g} pp"
+        return (f"a {100 * self.effect:g} pp effect at power {self.power:g}, "
+                f"two-sided level {1 - self.level:g}")
+
+
+def seat_variance(totals: Totals, win_units: int) -> np.ndarray:
+    """Per seat: variance, per game played, of the seat's win-share estimate."""
+    players, deals = totals.players, totals.deals
+    per_deal = totals.games // deals
+    total = totals.contrast_sum["win_units"].astype(np.float64)
+    square = totals.contrast_sq["win_units"].astype(np.float64)
+    variance = (square - total * total / deals) / (deals - 1)
+    return variance / (win_units ** 2 * players ** 2 * per_deal)
+
+
+def plan_table(table: TableSpec, question: Question, pilot_games: int, seed: int,
+               n_jobs: int = -1, progress: bool = False) -> pd.DataFrame:
+    """One row per seat: pilot variances, duplicate factor and games needed both ways."""
+    game = get_game(table.game)
+    variance = {}
+    for duplicate in (False, True):
+        pilot = replace(table, duplicate=duplicate)
+        run = run_table(pilot, pilot_games, seed, n_jobs, min(DEFAULT_CHUNK, pilot_games),
+                        keep_rows=0, progress=progress)
+        variance[duplicate] = seat_variance(run.totals, game.win_units)
+    per_variance = question.factor()
+    rows = []
+    for seat in range(table.players):
+        independent, duplicate = variance[False][seat], variance[True][seat]
+        games_duplicate = math.ceil(per_variance * duplicate / table.players) * table.players
+        rows.append({
+            "table": table.label, "seat": seat + 1,
+            "role": game.seat_role(table, seat),
+            "variance_independent": independent, "variance_duplicate": duplicate,
+            "duplicate_factor": independent / duplicate if duplicate > 0 else math.inf,
+            "games_independent": math.ceil(per_variance * independent),
+            "games_duplicate": games_duplicate,
+        })
+    return pd.DataFrame(rows)
+
+
+def plan_tables(tables: list[TableSpec], question: Question, pilot_games: int, seed: int,
+                n_jobs: int = -1, progress: bool = False) -> pd.DataFrame:
+    """:func:`plan_table` for every table, in one frame."""
+    return pd.concat([plan_table(t, question, pilot_games, seed, n_jobs, progress)
+                      for t in tables], ignore_index=True)

@@ -1,0 +1,33 @@
+"""Reports: the headline answer, the sample-size section and the index of all reports."""
+
+import json
+
+from cakesim.api import run_experiment
+from cakesim.cli import main
+from cakesim.report import write_index
+
+
+def test_the_index_lists_every_report_with_its_headline(tmp_path, tiny_experiment):
+    path = tiny_experiment(games=600, extra="\n[plan]\npilot_games = 300\n")
+    result = run_experiment(path, n_jobs=1, progress=False, cache=False,
+                            out=tmp_path / "reports" / "tiny")
+    summary = json.loads((tmp_path / "reports" / "tiny" / "summary.json").read_text())
+    share = summary["tables"][0]["seats"][0]["win_share"]["value"]
+    assert summary["headline"].startswith("First waiter's win share, greedy-balanced play: 3P "
+                                          f"{100 * share:.1f} % -> ")
+    assert summary["sample_size"]["pilot_games"] == 300
+    assert len(summary["sample_size"]["seats"]) == 3 + 3 + 4 + 4
+    assert "## Sample size and duplicate deals" in result.report.read_text()
+    index = write_index(tmp_path / "reports").read_text()
+    assert f"| [Tiny](tiny/report.md) | {summary['headline']} | 11, 600 |" in index
+
+
+def test_plan_and_sprt_on_the_command_line(tiny_experiment, capsys):
+    path = str(tiny_experiment())
+    assert main(["plan", path, "--half-width", "0.02", "--pilot", "300", "--n-jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "a 95 % interval of ±2 pp" in out and "4P compensation greedy-balanced" in out
+    assert main(["sprt", path, "--table", "4P base greedy-balanced", "--delta", "0.05"]) == 0
+    assert "seat 1: deficit of at least 5.0 pp" in capsys.readouterr().out
+    assert main(["sprt", path, "--table", "2P", "--delta", "0.05"]) == 2
+    assert "no table '2P'" in capsys.readouterr().err
