@@ -8,7 +8,7 @@ distinct cuts holds mask 0 and every mask with 2 to ``most`` bits.
 
 import numpy as np
 
-from cakesim.jit import jit
+from cakesim.jit import jit_borrowing
 
 
 def cut_table(n: int, most: int, least: int = 1) -> np.ndarray:
@@ -18,7 +18,7 @@ def cut_table(n: int, most: int, least: int = 1) -> np.ndarray:
     return np.asarray(masks, dtype=np.int32)
 
 
-@jit
+@jit_borrowing
 def arcs_of_cut(mask, n, starts, lengths):
     """Fill ``starts``/``lengths`` with the portions of cut ``mask``; return their count.
 

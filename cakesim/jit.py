@@ -6,7 +6,10 @@ floating-point results are bit-identical to plain Python: ``fastmath`` stays off
 the reference engine and the kernel must take the same branch on every comparison.
 """
 
+from types import FunctionType
+
 from numba import njit
+from numba.core.dispatcher import Dispatcher
 
 JIT_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 
@@ -14,3 +17,35 @@ JIT_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 def jit(function):
     """Compile ``function`` with cakesim's shared Numba options."""
     return njit(**JIT_OPTIONS)(function)
+
+
+def jit_borrowing(function):
+    """Compile ``function``, which never allocates, to borrow its arrays from the caller.
+
+    Numba's runtime counts references to every array argument of every call with atomic
+    operations; in the decision functions, called hundreds of times per game with a dozen
+    arrays each, that was half the kernel's time. A function that creates no array can be
+    compiled without the runtime (``_nrt=False``): its arrays stay owned, and kept alive,
+    by the kernel that calls it. Slicing one array into another allocates; write a loop.
+    """
+    return njit(**JIT_OPTIONS, _nrt=False)(function)
+
+
+_PLAIN: dict = {}
+
+
+def plain_python(compiled):
+    """The plain-Python twin of a compiled function and of the module's functions it calls.
+
+    Compiled helpers from other modules (random draws, the circle's arcs) stay compiled.
+    """
+    if compiled not in _PLAIN:
+        function = compiled.py_func
+        scope = dict(function.__globals__)
+        _PLAIN[compiled] = FunctionType(function.__code__, scope, function.__name__,
+                                        function.__defaults__, function.__closure__)
+        # Registered before its callees, so that calls back into the module resolve.
+        scope.update({name: plain_python(value) for name, value in scope.items()
+                      if isinstance(value, Dispatcher)
+                      and value.py_func.__module__ == function.__module__})
+    return _PLAIN[compiled]

@@ -15,7 +15,7 @@ from cakesim.games.piece_o_cake.strategies import (
     choose_bonus,
     choose_cut,
 )
-from cakesim.jit import jit
+from cakesim.jit import jit, jit_borrowing
 from cakesim.seeding import DEAL_STREAM, DECISION_STREAM, new_stream, shuffle_in_place
 
 WIN_UNITS = 840
@@ -168,7 +168,7 @@ def play_games(seed, first_game, duplicate, slice_kind, slice_cream, majority_va
                 collected_slices[g] += collected[seat, kind]
 
 
-@jit
+@jit_borrowing
 def score_game(collected, eaten_cream, majority_value, ties_score, total, majority, cream,
                win_units):
     """Majorities, cream, totals and the split win of one finished game."""

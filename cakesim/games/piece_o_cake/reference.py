@@ -11,18 +11,19 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cakesim.circle import cut_table, portions_of_cut
+from cakesim.games.piece_o_cake import strategies
 from cakesim.games.piece_o_cake.kernel import WIN_UNITS, deal_order, seat_of_deal
 from cakesim.games.piece_o_cake.rules import TableRules
-from cakesim.games.piece_o_cake.strategies import (
-    DECLINE_EAT,
-    PASS,
-    TAKE,
-    Strategy,
-    choose_action,
-    choose_bonus,
-    choose_cut,
-)
+from cakesim.games.piece_o_cake.strategies import DECLINE_EAT, PASS, TAKE, Strategy
+from cakesim.jit import plain_python
 from cakesim.seeding import DECISION_STREAM, new_stream
+
+# The reference is the pure-Python engine the kernel is checked and timed against, so it
+# runs the strategies' decision functions as plain Python (the kernel runs them compiled):
+# parity then also shows that compiled and plain arithmetic take the same branches.
+choose_action = plain_python(strategies.choose_action)
+choose_bonus = plain_python(strategies.choose_bonus)
+choose_cut = plain_python(strategies.choose_cut)
 
 
 @dataclass(frozen=True)

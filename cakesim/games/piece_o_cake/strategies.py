@@ -17,7 +17,7 @@ import numpy as np
 
 from cakesim.circle import arcs_of_cut
 from cakesim.errors import InputError
-from cakesim.jit import jit
+from cakesim.jit import jit_borrowing
 from cakesim.seeding import below
 from cakesim.tables import Table
 
@@ -116,7 +116,7 @@ def named_strategy(name: str) -> Strategy:
 # Valuation shared by every greedy decision.
 
 
-@jit
+@jit_borrowing
 def majority_chance(mine, best_other, still_open, uncertainty, ties_score):
     """Estimated chance that ``mine`` collected slices win (or share) a kind's majority.
 
@@ -133,7 +133,7 @@ def majority_chance(mine, best_other, still_open, uncertainty, ties_score):
     return 0.5 + 0.5 * lead / (1.0 + abs(lead))
 
 
-@jit
+@jit_borrowing
 def best_opponent(collected, seat, kind):
     """The most slices of ``kind`` any player but ``seat`` has collected."""
     most = 0
@@ -143,7 +143,7 @@ def best_opponent(collected, seat, kind):
     return most
 
 
-@jit
+@jit_borrowing
 def slice_choice(params, mine, best_other, still_open, value, cream, ties_score):
     """Greedy choice for one slice: ``(gain, eat)``; eat when that gains at least as much."""
     eat_gain = params[EAT_WEIGHT] * cream
@@ -155,19 +155,20 @@ def slice_choice(params, mine, best_other, still_open, value, cream, ties_score)
     return collect_gain, False
 
 
-@jit
+@jit_borrowing
 def open_slices(unseen, cake_kind, portion_start, portion_len, portion_taken, n_portions,
                 out):
     """``out[k]``: slices of kind ``k`` still undecided (unseen or in untaken portions)."""
     n = cake_kind.shape[0]
-    out[:] = unseen
+    for kind in range(unseen.shape[0]):
+        out[kind] = unseen[kind]
     for p in range(n_portions):
         if not portion_taken[p]:
             for j in range(portion_len[p]):
                 out[cake_kind[(portion_start[p] + j) % n]] += 1
 
 
-@jit
+@jit_borrowing
 def plan_portion(params, seat, start, length, cake_kind, cake_cream, collected, still_open,
                  majority_value, ties_score, added, decided):
     """Greedy slice-by-slice plan for a portion: ``(value, eat_mask)``.
@@ -190,7 +191,7 @@ def plan_portion(params, seat, start, length, cake_kind, cake_cream, collected, 
     return value, eat_mask
 
 
-@jit
+@jit_borrowing
 def _next_slice(params, seat, position, cake_kind, cake_cream, collected, still_open,
                 majority_value, ties_score, added, decided):
     """Decide the next slice of a portion being planned; count it in ``added``/``decided``."""
@@ -205,7 +206,7 @@ def _next_slice(params, seat, position, cake_kind, cake_cream, collected, still_
     return gain, eat
 
 
-@jit
+@jit_borrowing
 def best_decline(params, seat, collected, collected_cream, still_open, majority_value,
                  ties_score):
     """The collected kind whose eating gains most: ``(kind, gain)``; kind -1 if none."""
@@ -229,7 +230,7 @@ def best_decline(params, seat, collected, collected_cream, still_open, majority_
 # Choosing: take a portion, decline and eat a collected kind, or pass.
 
 
-@jit
+@jit_borrowing
 def choose_action(codes, params, seat, cake_kind, cake_cream, portion_start, portion_len,
                   portion_taken, n_portions, collected, collected_cream, unseen,
                   majority_value, ties_score, stream, still_open, added, decided):
@@ -262,7 +263,7 @@ def choose_action(codes, params, seat, cake_kind, cake_cream, portion_start, por
     return PASS, -1, 0
 
 
-@jit
+@jit_borrowing
 def _random_action(seat, portion_len, portion_taken, n_portions, collected, stream):
     """Uniform over the legal moves: every untaken portion, every collected kind, a pass."""
     untaken = 0
@@ -298,7 +299,7 @@ def _random_action(seat, portion_len, portion_taken, n_portions, collected, stre
 # Cutting.
 
 
-@jit
+@jit_borrowing
 def choose_cut(codes, params, waiter, cake_kind, cake_cream, collected, collected_cream,
                unseen, majority_value, ties_score, portion_limit, cut_masks, stream,
                still_open, added, decided, arc_value, decline_value, starts, lengths, taken):
@@ -306,21 +307,27 @@ def choose_cut(codes, params, waiter, cake_kind, cake_cream, collected, collecte
     if codes[1] == RANDOM_CUT:
         return cut_masks[below(stream, cut_masks.shape[0])]
     n = cake_kind.shape[0]
-    still_open[:] = unseen
+    for kind in range(unseen.shape[0]):
+        still_open[kind] = unseen[kind]
     for position in range(n):
         still_open[cake_kind[position]] += 1
     if codes[1] == BALANCED_CUT:
         return _balanced_cut(params, waiter, cake_kind, cake_cream, collected, still_open,
-                             majority_value, ties_score, portion_limit, added, decided)
-    _value_every_arc(params, cake_kind, cake_cream, collected, collected_cream, still_open,
-                     majority_value, ties_score, arc_value, decline_value, added, decided)
+                             majority_value, ties_score, portion_limit, arc_value, added,
+                             decided)
+    for seat in range(collected.shape[0]):
+        _value_arcs(params, seat, n, cake_kind, cake_cream, collected, still_open,
+                    majority_value, ties_score, arc_value, added, decided)
+        kind, gain = best_decline(params, seat, collected, collected_cream, still_open,
+                                  majority_value, ties_score)
+        decline_value[seat] = gain - params[DECLINE_THRESHOLD] if kind >= 0 else -1.0
     return _best_enumerated_cut(params, waiter, n, cut_masks, arc_value, decline_value,
                                 starts, lengths, taken)
 
 
-@jit
+@jit_borrowing
 def _balanced_cut(params, waiter, cake_kind, cake_cream, collected, still_open,
-                  majority_value, ties_score, portion_limit, added, decided):
+                  majority_value, ties_score, portion_limit, arc_value, added, decided):
     """As many near-equal arcs as allowed, turned so that the worst arc is worth most.
 
     The waiter takes last, so it expects the portion nobody wanted: it rotates the
@@ -331,6 +338,9 @@ def _balanced_cut(params, waiter, cake_kind, cake_cream, collected, still_open,
     k = min(portion_limit, n)
     if k <= 1:
         return 0
+    # Every rotation reuses the same few arcs: value each start's prefixes once.
+    _value_arcs(params, waiter, (n + k - 1) // k, cake_kind, cake_cream, collected,
+                still_open, majority_value, ties_score, arc_value, added, decided)
     best_mask = 0
     best_worst = 0.0
     for offset in range(n):
@@ -340,9 +350,7 @@ def _balanced_cut(params, waiter, cake_kind, cake_cream, collected, still_open,
         for arc in range(k):
             length = n // k + (1 if arc < n % k else 0)
             mask |= 1 << ((start + n - 1) % n)
-            value, _ = plan_portion(params, waiter, start, length, cake_kind, cake_cream,
-                                    collected, still_open, majority_value, ties_score,
-                                    added, decided)
+            value = arc_value[waiter, start, length]
             if arc == 0 or value < worst:
                 worst = value
             start = (start + length) % n
@@ -351,32 +359,28 @@ def _balanced_cut(params, waiter, cake_kind, cake_cream, collected, still_open,
     return best_mask
 
 
-@jit
-def _value_every_arc(params, cake_kind, cake_cream, collected, collected_cream, still_open,
-                     majority_value, ties_score, arc_value, decline_value, added, decided):
-    """``arc_value[s, start, length]``: seat ``s``'s greedy value of every arc of the cake.
+@jit_borrowing
+def _value_arcs(params, seat, longest, cake_kind, cake_cream, collected, still_open,
+                majority_value, ties_score, arc_value, added, decided):
+    """``arc_value[seat, start, length]``: the greedy value of every arc up to ``longest``.
 
-    One pass per seat and start: the plan of an arc extends the plan of its prefix.
-    Everyone is valued with the waiter's own weights (it does not know the others').
+    One pass per start: the plan of an arc extends the plan of its prefix. A waiter values
+    everyone with its own weights (it does not know the others').
     """
     n = cake_kind.shape[0]
-    for seat in range(collected.shape[0]):
-        for start in range(n):
-            added[:] = 0
-            decided[:] = 0
-            value = 0.0
-            for j in range(n):
-                gain, _ = _next_slice(params, seat, (start + j) % n, cake_kind, cake_cream,
-                                      collected, still_open, majority_value, ties_score,
-                                      added, decided)
-                value += gain
-                arc_value[seat, start, j + 1] = value
-        kind, gain = best_decline(params, seat, collected, collected_cream, still_open,
-                                  majority_value, ties_score)
-        decline_value[seat] = gain - params[DECLINE_THRESHOLD] if kind >= 0 else -1.0
+    for start in range(n):
+        added[:] = 0
+        decided[:] = 0
+        value = 0.0
+        for j in range(longest):
+            gain, _ = _next_slice(params, seat, (start + j) % n, cake_kind, cake_cream,
+                                  collected, still_open, majority_value, ties_score, added,
+                                  decided)
+            value += gain
+            arc_value[seat, start, j + 1] = value
 
 
-@jit
+@jit_borrowing
 def _best_enumerated_cut(params, waiter, n, cut_masks, arc_value, decline_value, starts,
                          lengths, taken):
     """Try every legal cut; predict each chooser's pick; keep the waiter's best outcome."""
@@ -401,7 +405,7 @@ def _best_enumerated_cut(params, waiter, n, cut_masks, arc_value, decline_value,
     return best_mask
 
 
-@jit
+@jit_borrowing
 def _predicted_pick(values, starts, lengths, taken, count):
     """The untaken arc a chooser values most (-1 if none is left)."""
     pick = -1
@@ -416,7 +420,7 @@ def _predicted_pick(values, starts, lengths, taken, count):
 # Compensation variant: keeping one set-aside slice.
 
 
-@jit
+@jit_borrowing
 def choose_bonus(codes, params, seat, aside_kind, aside_cream, aside_left, collected,
                  unseen, majority_value, ties_score, stream):
     """Which set-aside slice to keep and whether to eat it: ``(index, eat)``."""
