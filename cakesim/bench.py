@@ -1,20 +1,22 @@
-"""Throughput benchmark for Piece o' Cake: Numba kernel vs the reference engine.
+"""Throughput benchmark of every game: Numba kernel vs the reference engine.
 
-``python -m cakesim.bench`` (``make bench``) measures, in one run, for each built-in
-strategy and each player count P in 2..5 (the same strategy at every seat, base variant):
+``python -m cakesim.bench`` (``make bench``) measures, in one run, for each game's bench
+tables (``Game.bench_tables``: for Piece o' Cake each built-in strategy and each player
+count P in 2..5, the same strategy at every seat, base variant; for Speedtorte the team
+baker at 1..5 players and random bakers):
 
 * the kernel's games per second on one core (``play_chunk`` single-threaded, in-process,
   compiled and warmed up before timing, the median of a few calibrated ~1 s runs);
 * the reference engine's (pure Python) games per second on the first games of the same
   seed: up to a few hundred, or as many as fit in a few seconds;
 * the ratio of the kernel's rate on exactly those games to the reference's, and whether
-  the kernel's per-seat totals equal the reference's on every one of them (the mismatch
-  count must be 0).
+  the kernel's outcome of every one of them (``Game.kernel_outcome``) equals the
+  reference's (``Game.reference_outcome``): the mismatch count must be 0.
 
-The targets are checked for greedy play (``greedy-balanced``: greedy chooser, balanced
-cutter): at least 200,000 games/s per core and at least 300x the reference engine. The
-other strategies are reported for information. ``--quick`` is a smoke test with few games.
-The exit status is 1 if any kernel/reference mismatch is found, else 0.
+The targets are checked for Piece o' Cake's greedy play (``greedy-balanced``: greedy
+chooser, balanced cutter): at least 200,000 games/s per core and at least 300x the
+reference engine. The other rows are reported for information. ``--quick`` is a smoke
+test with few games. The exit status is 1 if any kernel/reference mismatch is found, else 0.
 """
 
 import argparse
@@ -28,13 +30,10 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from cakesim.games import get_game
+from cakesim.games import GAMES, get_game
 from cakesim.games.base import TableSpec
-from cakesim.games.piece_o_cake.reference import play_game
 
-STRATEGIES = ("greedy-balanced", "greedy", "random")
-TARGETED = "greedy-balanced"
-PLAYER_COUNTS = (2, 3, 4, 5)
+TARGETED = ("piece-o-cake", "greedy-balanced")
 TARGET_RATE = 200_000.0
 TARGET_RATIO = 300.0
 SEED = 20_240_601
@@ -59,6 +58,7 @@ class Settings:
 class Row:
     """One table's measurements."""
 
+    game: str
     strategy: str
     players: int
     kernel_games: int
@@ -77,7 +77,7 @@ class Row:
     @property
     def status(self) -> str:
         """``PASS``/``MISS`` against the targets for the targeted strategy, else ``info``."""
-        if self.strategy != TARGETED:
+        if (self.game, self.strategy) != TARGETED:
             return "info"
         missed = [name for name, ok in (("rate", self.kernel_rate >= TARGET_RATE),
                                         ("ratio", self.ratio >= TARGET_RATIO)) if not ok]
@@ -108,19 +108,15 @@ def kernel_rate(game, table: TableSpec, settings: Settings) -> tuple[int, float]
 
 def reference_rate(game, table: TableSpec, settings: Settings) -> tuple[int, float, int]:
     """Reference engine ``(games, games/s, disagreements with the kernel)`` on games ``0 ..``."""
-    strategies = list(table.strategies)
-    play_game(table.rules, strategies, settings.seed, settings.reference_games,
-              table.duplicate)  # warm up
+    game.reference_outcome(table, settings.seed, settings.reference_games)  # warm up
     results = []
     start = time.perf_counter()
     while len(results) < settings.reference_games and (
             time.perf_counter() - start < settings.reference_seconds):
-        results.append(play_game(table.rules, strategies, settings.seed, len(results),
-                                 table.duplicate))
+        results.append(game.reference_outcome(table, settings.seed, len(results)))
     elapsed = time.perf_counter() - start
-    kernel_totals = game.play_chunk(table, settings.seed, 0, len(results)).seat["total"]
-    reference_totals = np.array([r.total for r in results], dtype=kernel_totals.dtype)
-    mismatches = int(np.any(kernel_totals != reference_totals, axis=1).sum())
+    chunk = game.play_chunk(table, settings.seed, 0, len(results))
+    mismatches = sum(game.kernel_outcome(chunk, g) != r for g, r in enumerate(results))
     return len(results), len(results) / elapsed, mismatches
 
 
@@ -134,26 +130,24 @@ def same_games_rate(game, table: TableSpec, settings: Settings, games: int) -> f
     return statistics.median(rates)
 
 
-def measure(strategy: str, players: int, settings: Settings) -> Row:
+def measure(game, strategy: str, table: TableSpec, settings: Settings) -> Row:
     """Kernel and reference throughput, and their agreement, at one table."""
-    game = get_game("piece-o-cake")
-    table = game.table(game.load_rules(), players, [game.named_strategy(strategy)] * players)
     games, k_rate = kernel_rate(game, table, settings)
     r_games, r_rate, mismatches = reference_rate(game, table, settings)
-    return Row(strategy, players, games, k_rate, r_games, r_rate,
+    return Row(game.name, strategy, table.players, games, k_rate, r_games, r_rate,
                same_games_rate(game, table, settings, r_games), mismatches)
 
 
 def format_table(rows: list[Row]) -> str:
     """The results as a plain, aligned text table."""
-    header = ("strategy", "P", "kernel games/s", "timed games", "ref games/s", "ref games",
+    header = ("game", "strategy", "P", "kernel games/s", "timed games", "ref games/s", "ref games",
               "kernel on ref games/s", "kernel/ref", "mismatches", "target")
-    lines = [(r.strategy, str(r.players), f"{r.kernel_rate:,.0f}", f"{r.kernel_games:,}",
+    lines = [(r.game, r.strategy, str(r.players), f"{r.kernel_rate:,.0f}", f"{r.kernel_games:,}",
               f"{r.reference_rate:,.1f}", str(r.reference_games), f"{r.same_games_rate:,.0f}",
               f"{r.ratio:,.1f}x",
               str(r.mismatches), r.status) for r in rows]
     widths = [max(len(line[i]) for line in (header, *lines)) for i in range(len(header))]
-    left = {0, 9}
+    left = {0, 1, 10}
 
     def render(cells: tuple[str, ...]) -> str:
         """One line, text columns left-aligned and numbers right-aligned."""
@@ -193,30 +187,31 @@ def main(argv: list[str] | None = None) -> int:
         seed=args.seed,
     )
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    print("Piece o' Cake throughput: Numba kernel (1 core) vs reference engine, base variant")
+    print("Throughput per game: Numba kernel (1 core) vs reference engine")
     print(f"python {platform.python_version()}, numpy {np.__version__}, "
           f"numba {numba.__version__}, {cores} usable cores, {platform.machine()}")
     print(f"seed {settings.seed}; kernel: median of {settings.repeats} run(s) of "
           f"~{settings.seconds:g} s; reference: up to {settings.reference_games} games or "
           f"~{settings.reference_seconds:g} s per table; kernel/ref on the same games"
           f"{' (quick)' if args.quick else ''}")
-    print(f"targets ({TARGETED} rows): >= {TARGET_RATE:,.0f} games/s per core and "
+    print(f"targets ({' '.join(TARGETED)} rows): >= {TARGET_RATE:,.0f} games/s per core and "
           f">= {TARGET_RATIO:,.0f}x the reference engine\n")
     started = time.perf_counter()
     rows = []
-    for strategy in STRATEGIES:
-        for players in PLAYER_COUNTS:
-            row = measure(strategy, players, settings)
+    for name in GAMES:
+        game = get_game(name)
+        for strategy, table in game.bench_tables(game.load_rules()):
+            row = measure(game, strategy, table, settings)
             rows.append(row)
-            print(f"  measured {strategy} {players}P: {row.kernel_rate:,.0f} games/s, "
+            print(f"  measured {name} {table.label}: {row.kernel_rate:,.0f} games/s, "
                   f"{row.ratio:,.1f}x reference, {row.mismatches} mismatches",
                   file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - started
     print(format_table(rows))
-    targeted = [r for r in rows if r.strategy == TARGETED]
+    targeted = [r for r in rows if (r.game, r.strategy) == TARGETED]
     passed = sum(r.status == "PASS" for r in targeted)
     mismatches = sum(r.mismatches for r in rows)
-    print(f"\n{TARGETED}: {passed}/{len(targeted)} tables meet both targets; "
+    print(f"\n{' '.join(TARGETED)}: {passed}/{len(targeted)} tables meet both targets; "
           f"kernel/reference mismatches: {mismatches} of "
           f"{sum(r.reference_games for r in rows)} games; {elapsed:.0f} s")
     return 1 if mismatches else 0

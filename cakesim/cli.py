@@ -2,6 +2,7 @@
 
 import argparse
 import json
+import os
 import sys
 
 from cakesim.errors import InputError
@@ -19,6 +20,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("cakesim: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader (e.g. `| head`) has gone; nothing left to say to it.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+        return 0
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -74,18 +79,37 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--n-jobs", type=_jobs, default=-1)
         command.set_defaults(handler=handler)
 
+    speedtorte = commands.add_parser("speedtorte", help="Speedtorte designer tools")
+    tools = speedtorte.add_subparsers(required=True, metavar="TOOL")
+    cards = tools.add_parser("cards", help="list the order-card catalogue with base rates")
+    cards.add_argument("--cards", help="catalogue file (default: the published cards)")
+    cards.set_defaults(handler=_speedtorte_cards)
+    check = tools.add_parser("check", help="is an order card met by four top pieces, and why")
+    check.add_argument("card", help="card id, e.g. F01")
+    check.add_argument("--tops", required=True,
+                       help="four top pieces, e.g. strawberry:3,apricot:4,pistachio:4,sacher")
+    check.add_argument("--cards", help="catalogue file (default: the published cards)")
+    check.set_defaults(handler=_speedtorte_check)
+    daily = tools.add_parser("daily", help="the daily puzzle of a date: deal and solution")
+    daily.add_argument("date", type=_date, help="YYYY-MM-DD")
+    daily.add_argument("--level", default="Lehrling")
+    daily.set_defaults(handler=_speedtorte_daily)
+
     reports = commands.add_parser("reports", help="regenerate reports/index.md")
     reports.set_defaults(handler=_reports)
 
     replay = commands.add_parser("replay", help="print the move log of one game")
-    replay.add_argument("game", choices=["piece-o-cake"])
+    replay.add_argument("game", choices=["piece-o-cake", "speedtorte"])
     replay.add_argument("--seed", type=_natural, required=True)
     replay.add_argument("--game", dest="index", type=_natural, required=True,
                         help="game index within the seed")
-    replay.add_argument("--players", type=int, default=4)
-    replay.add_argument("--variant", default="base", choices=["base", "compensation"])
-    replay.add_argument("--strategy", default="greedy",
-                        help="built-in strategy at every seat: greedy, greedy-balanced, random")
+    replay.add_argument("--players", type=int, help="default: 4 (Piece o' Cake), 2 (Speedtorte)")
+    replay.add_argument("--variant", help="piece-o-cake: base, compensation; speedtorte: "
+                                          "signals, silence, open_hands, special_orders")
+    replay.add_argument("--level", default="Lehrling", help="Speedtorte level")
+    replay.add_argument("--strategy", help="built-in strategy at every seat (piece-o-cake: "
+                                           "greedy, greedy-balanced, random; speedtorte: team, "
+                                           "greedy, random)")
     replay.add_argument("--rules", help="rule-set file (default: the published rules)")
     replay.set_defaults(handler=_replay)
 
@@ -189,6 +213,38 @@ def _regress(args) -> int:
     return 1 if failed else 0
 
 
+def _date(text: str):
+    import datetime
+
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a date like 2026-12-01") from None
+
+
+def _speedtorte_cards(args) -> int:
+    from cakesim.games.speedtorte.card_tools import list_cards
+    from cakesim.games.speedtorte.cards import load_catalogue
+
+    print(list_cards(load_catalogue(args.cards)))
+    return 0
+
+
+def _speedtorte_check(args) -> int:
+    from cakesim.games.speedtorte.card_tools import check_card
+    from cakesim.games.speedtorte.cards import load_catalogue
+
+    print(check_card(load_catalogue(args.cards), args.card, args.tops))
+    return 0
+
+
+def _speedtorte_daily(args) -> int:
+    from cakesim.games.speedtorte.daily import daily_puzzle
+
+    print(daily_puzzle(args.date, args.level))
+    return 0
+
+
 def _reports(args) -> int:
     from cakesim.api import write_reports_index
 
@@ -198,17 +254,11 @@ def _reports(args) -> int:
 
 def _replay(args) -> int:
     from cakesim.games import get_game
-    from cakesim.games.piece_o_cake.reference import play_game
-    from cakesim.games.piece_o_cake.replay import format_replay
 
     game = get_game(args.game)
-    rules = game.load_rules(args.rules)
-    table_rules = rules.for_table(args.players, args.variant)
-    strategy = game.named_strategy(args.strategy)
-    result = play_game(table_rules, [strategy] * args.players, args.seed, args.index)
-    header = (f"{game.title}: seed {args.seed}, game {args.index}, {args.players} players, "
-              f"{args.variant} rules, {strategy.name} at every seat ({strategy.describe()})")
-    print(format_replay(rules, result, header))
+    options = {"level": args.level} if game.table_options else {}
+    print(game.replay(game.load_rules(args.rules), args.seed, args.index, args.players,
+                      args.variant, args.strategy, **options))
     return 0
 
 

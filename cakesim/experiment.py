@@ -119,14 +119,15 @@ def load_experiment(name_or_path: str, games: int | None = None,
         games = games if games is not None else ci_size.games
         seed = seed if seed is not None else ci_size.seed
     head = top.sub("experiment")
-    head.only(["name", "title", "question", "game", "seed", "games", "chunk_size",
-               "keep_rows", "rules", "tie_rule"])
     game = get_game(head.get("game", str, choices=GAMES))
-    rules_path = head.get("rules", str, None)
-    if rules_path is not None:
-        rules_path = path.parent / rules_path
-    rules = game.load_rules(rules_path)
-    rules = rules.with_overrides(head.get("tie_rule", str, None, ("full", "none")))
+    overrides = getattr(game, "rule_overrides", {})
+    head.only(["name", "title", "question", "game", "seed", "games", "chunk_size",
+               "keep_rows", *game.rule_files, *overrides])
+    files = {keyword: path.parent / head.get(name, str)
+             for name, keyword in game.rule_files.items() if name in head.data}
+    rules = game.load_rules(**files)
+    given = {name: head.get(name, str, None, allowed) for name, allowed in overrides.items()}
+    rules = rules.with_overrides(**given) if overrides else rules
     seed = seed if seed is not None else head.int_in("seed", 0, 2**63 - 1)
     games_override = games
     games = games if games is not None else head.int_in("games", 1, 10**10)
@@ -144,13 +145,14 @@ def load_experiment(name_or_path: str, games: int | None = None,
         raise top.error("tables", "list at least one [[tables]] entry")
     for index, entry in enumerate(entries):
         spec = Table(entry, source, f"tables[{index}]")
-        spec.only(["label", "players", "variant", "seats", "duplicate", "games"])
+        options = getattr(game, "table_options", ())
+        spec.only(["label", "players", "variant", "seats", "duplicate", "games", *options])
         player_counts = _one_or_many(spec, "players", int)
         for count in player_counts:
             if not rules.min_players <= count <= rules.max_players:
                 raise spec.error("players", f"{count} is not allowed; allowed: "
                                             f"{rules.min_players} to {rules.max_players}")
-        variants = _one_or_many(spec, "variant", str, default=["base"])
+        variants = _one_or_many(spec, "variant", str, default=[game.variants[0]])
         for variant in variants:
             if variant not in game.variants:
                 raise spec.error("variant", f"{variant!r} is not allowed; allowed values: "
@@ -160,9 +162,19 @@ def load_experiment(name_or_path: str, games: int | None = None,
             if seat not in strategies:
                 raise spec.error("seats", f"unknown strategy {seat!r}; defined: "
                                           f"{', '.join(strategies)}")
+        option_values = []
+        for option in options:
+            values = _one_or_many(spec, option, str)
+            allowed = game.option_choices(rules, option)
+            for value in values:
+                if value not in allowed:
+                    raise spec.error(option, f"{value!r} is not allowed; allowed values: "
+                                             f"{', '.join(allowed)}")
+            option_values.append(values)
         duplicate = spec.get("duplicate", bool, False)
         count_here = games_override or spec.int_in("games", 1, 10**10, games)
-        for players, variant in itertools.product(player_counts, variants):
+        for players, variant, *chosen_options in itertools.product(player_counts, variants,
+                                                                   *option_values):
             if not game.has_variant(rules, players, variant):
                 skipped.append(f"{players} players: no {variant} variant in the rule set")
                 continue
@@ -170,9 +182,10 @@ def load_experiment(name_or_path: str, games: int | None = None,
                 raise spec.error("seats", f"give one strategy or one per seat ({players})")
             chosen = [strategies[s] for s in (seats * players if len(seats) == 1 else seats)]
             label = spec.get("label", str, "")
-            label = f"{players}P {variant}" + (f" {label}" if label else
-                                               " " + "/".join(dict.fromkeys(seats)))
-            tables.append(game.table(rules, players, chosen, variant, duplicate, label))
+            label = " ".join([*chosen_options, f"{players}P {variant}"]) + (
+                f" {label}" if label else " " + "/".join(dict.fromkeys(seats)))
+            tables.append(game.table(rules, players, chosen, variant, duplicate, label,
+                                     **dict(zip(options, chosen_options, strict=True))))
             table_games.append(count_here)
     experiment = Experiment(
         path=path, name=head.get("name", str, path.stem), title=head.get("title", str, ""),

@@ -10,7 +10,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from cakesim import __version__
+from cakesim import __version__, cooperative
 from cakesim.analysis import (
     compare_first_seat,
     first_seat_verdict,
@@ -18,10 +18,13 @@ from cakesim.analysis import (
     player_summary,
     seat_summary,
 )
+from cakesim.games import get_game
+from cakesim.text import percent, plus_minus
 
 
 def summarise(experiment, runs) -> dict:
     """Every number the report shows, with intervals, seed, config and game counts."""
+    game = get_game(experiment.game)
     tables = []
     for run in runs:
         t = run.table
@@ -30,20 +33,25 @@ def summarise(experiment, runs) -> dict:
             "duplicate": t.duplicate, "games": run.totals.games, "deals": run.totals.deals,
             "strategies": [{"name": s.name, "description": s.describe()}
                            for s in dict.fromkeys(t.strategies)],
-            "seats": seat_summary(run), "per_game": game_summary(run),
-            "verdict": first_seat_verdict(run),
         }
-        if len({s.name for s in t.strategies}) > 1:
+        if game.cooperative:
+            entry |= cooperative.table_summary(run)
+        else:
+            entry |= {"seats": seat_summary(run), "per_game": game_summary(run),
+                      "verdict": first_seat_verdict(run)}
+        if not game.cooperative and len({s.name for s in t.strategies}) > 1:
             entry["players_by_strategy"] = player_summary(run)
         tables.append(entry)
+    extra = {"items": cooperative.item_summary(runs)} if game.cooperative else {}
     return {
+        "cooperative": game.cooperative,
         "experiment": experiment.name, "title": experiment.title,
         "question": experiment.question, "game": experiment.game,
         "seed": experiment.seed, "games_per_table": experiment.table_games,
         "cakesim_version": __version__, "rules": _shown_path(experiment.rules_source),
         "written": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "config": experiment.config, "skipped": experiment.skipped,
-        "tables": tables, "comparisons": _comparisons(runs),
+        "tables": tables, "comparisons": _comparisons(game, runs), **extra,
     }
 
 
@@ -55,21 +63,36 @@ def _shown_path(source: str) -> str:
         return source
 
 
-def _comparisons(runs) -> list[dict]:
-    """Every non-base variant against the base table with the same players and strategies."""
+def _comparisons(game, runs) -> list[dict]:
+    """Every variant against the base variant's table with the same everything else.
+
+    The base variant is the game's first; tables compare when their players, strategies,
+    deal mode and rules apart from the variant (e.g. the Speedtorte level) agree.
+    """
+    base_variant = game.variants[0]
     found = []
     for run in runs:
-        if run.table.variant == "base":
+        if run.table.variant == base_variant:
             continue
         for base in runs:
             t, b = run.table, base.table
-            if (b.variant == "base" and b.players == t.players and b.strategies == t.strategies
-                    and b.duplicate == t.duplicate):
-                found.append({"players": t.players, "variant": t.variant, "base": b.label,
-                              "table": t.label, "first_seat_win_share_difference":
-                              compare_first_seat(base, run)})
+            if (b.variant == base_variant and b.players == t.players
+                    and b.strategies == t.strategies and b.duplicate == t.duplicate
+                    and _same_apart_from_variant(b, t)):
+                entry = {"players": t.players, "variant": t.variant, "base": b.label,
+                         "table": t.label}
+                if game.cooperative:
+                    entry["win_rate_difference"] = cooperative.compare_win_rate(base, run)
+                else:
+                    entry["first_seat_win_share_difference"] = compare_first_seat(base, run)
+                found.append(entry)
                 break
     return found
+
+
+def _same_apart_from_variant(a, b) -> bool:
+    level_a, level_b = getattr(a.rules, "level", None), getattr(b.rules, "level", None)
+    return level_a == level_b
 
 
 def headline(summary: dict) -> str:
@@ -99,7 +122,8 @@ def write_report(experiment, runs, out: Path, command: str,
     out.mkdir(parents=True, exist_ok=True)
     summary = summarise(experiment, runs)
     summary["command"] = command
-    summary["headline"] = headline(summary)
+    summary["headline"] = (cooperative.headline(summary) if summary["cooperative"]
+                           else headline(summary))
     if plan is not None:
         summary["sample_size"] = {"pilot_games": experiment.plan.games,
                                   "seed": experiment.seed,
@@ -109,10 +133,14 @@ def write_report(experiment, runs, out: Path, command: str,
     frames = [run.rows for run in runs if len(run.rows)]
     if frames:
         rows = pd.concat(frames, ignore_index=True)
-        rows["table"] = rows["table"].astype("category")
-        rows["strategy"] = rows["strategy"].astype("category")
+        for column in ("table", "strategy"):
+            if column in rows:
+                rows[column] = rows[column].astype("category")
         rows.to_parquet(out / "results.parquet", index=False)
-    plot = plot_seat_win_share(summary, out / "seat_win_share.png")
+    if summary["cooperative"]:
+        plot = cooperative.plot_win_rate(summary, out / "win_rate.png")
+    else:
+        plot = plot_seat_win_share(summary, out / "seat_win_share.png")
     report = out / "report.md"
     report.write_text(_markdown(summary, plot.name, runs))
     return report
@@ -147,20 +175,32 @@ def plot_seat_win_share(summary: dict, path: Path) -> Path:
     return path
 
 
-def _pct(e: dict) -> str:
-    return f"{100 * e['value']:.1f} % [{100 * e['low']:.1f}, {100 * e['high']:.1f}]"
-
-
-def _num(e: dict, digits: int = 2) -> str:
-    return f"{e['value']:.{digits}f} ± {(e['high'] - e['low']) / 2:.{digits}f}"
-
-
 def _markdown(summary: dict, plot: str, runs) -> str:
     lines = [f"# {summary['title'] or summary['experiment']}", ""]
     if summary["question"]:
         lines += [f"**Question.** {summary['question']}", ""]
     lines += ["## Answer", ""]
-    lines += [f"- **{t['label']}**: {t['verdict']}." for t in summary["tables"]]
+    if summary["cooperative"]:
+        lines += [summary["headline"], "", f"![win rate]({plot})", "",
+                  *cooperative.markdown(summary)]
+    else:
+        lines += _competitive(summary, plot)
+    if summary["skipped"]:
+        lines += ["## Not run", ""] + [f"- {s}" for s in dict.fromkeys(summary["skipped"])]
+        lines.append("")
+    if "sample_size" in summary:
+        lines += _sample_size(summary["sample_size"])
+    lines += ["## Reproduce", "",
+              f"Seed {summary['seed']}, games per table {sorted(set(summary['games_per_table']))},"
+              f" rules `{Path(summary['rules']).name}`, cakesim {summary['cakesim_version']}, "
+              f"written {summary['written']}. The full configuration is in `summary.json`; "
+              "per-game rows are in `results.parquet` (not committed).", "",
+              f"    {summary['command']}", ""]
+    return "\n".join(lines)
+
+
+def _competitive(summary: dict, plot: str) -> list[str]:
+    lines = [f"- **{t['label']}**: {t['verdict']}." for t in summary["tables"]]
     for c in summary["comparisons"]:
         d = c["first_seat_win_share_difference"]
         moved = "no detectable change" if d["low"] <= 0 <= d["high"] else (
@@ -183,28 +223,18 @@ def _markdown(summary: dict, plot: str, runs) -> str:
                   "| lead over other seats |",
                   "|---|---|---|---|---|---|---|"]
         for s in t["seats"]:
-            lines.append(f"| {s['role']} | {s['strategy']} | {_pct(s['win_share'])} | "
-                         f"{_num(s['mean_total'])} | {_num(s['mean_majority'])} | "
-                         f"{_num(s['mean_cream'])} | {_num(s['lead_total'])} |")
+            lines.append(f"| {s['role']} | {s['strategy']} | {percent(s['win_share'])} | "
+                         f"{plus_minus(s['mean_total'])} | {plus_minus(s['mean_majority'])} | "
+                         f"{plus_minus(s['mean_cream'])} | {plus_minus(s['lead_total'])} |")
         if "players_by_strategy" in t:
             lines += ["", "| player | strategy | win share [95 % CI] | mean score |",
                       "|---|---|---|---|"]
-            lines += [f"| {p['player']} | {p['strategy']} | {_pct(p['win_share'])} | "
-                      f"{_num(p['mean_total'])} |" for p in t["players_by_strategy"]]
-        per_game = ", ".join(f"{k.replace('_', ' ')} {_num(v)}" for k, v in t["per_game"].items())
+            lines += [f"| {p['player']} | {p['strategy']} | {percent(p['win_share'])} | "
+                      f"{plus_minus(p['mean_total'])} |" for p in t["players_by_strategy"]]
+        per_game = ", ".join(f"{k.replace('_', ' ')} {plus_minus(v)}"
+                             for k, v in t["per_game"].items())
         lines += ["", f"Per game: {per_game}.", "", f"**Verdict:** {t['verdict']}.", ""]
-    if summary["skipped"]:
-        lines += ["## Not run", ""] + [f"- {s}" for s in dict.fromkeys(summary["skipped"])]
-        lines.append("")
-    if "sample_size" in summary:
-        lines += _sample_size(summary["sample_size"])
-    lines += ["## Reproduce", "",
-              f"Seed {summary['seed']}, games per table {sorted(set(summary['games_per_table']))},"
-              f" rules `{Path(summary['rules']).name}`, cakesim {summary['cakesim_version']}, "
-              f"written {summary['written']}. The full configuration is in `summary.json`; "
-              "per-game rows are in `results.parquet` (not committed).", "",
-              f"    {summary['command']}", ""]
-    return "\n".join(lines)
+    return lines
 
 
 def _sample_size(plan: dict) -> list[str]:
@@ -237,7 +267,7 @@ def write_index(root: Path) -> Path:
              "| experiment | answer | seed, games per table |", "|---|---|---|"]
     for path in sorted(root.glob("*/summary.json")):
         summary = json.loads(path.read_text())
-        answer = summary.get("headline") or headline(summary)
+        answer = summary["headline"]
         games = sorted(set(summary["games_per_table"]))
         lines.append(f"| [{summary['title'] or summary['experiment']}]"
                      f"({path.parent.name}/report.md) | {answer} | {summary['seed']}, "

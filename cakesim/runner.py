@@ -48,6 +48,8 @@ class Totals:
     contrast_sq: dict = field(default_factory=dict)
     game_sum: dict = field(default_factory=dict)
     game_sq: dict = field(default_factory=dict)
+    item_sum: dict = field(default_factory=dict)
+    item_sq: dict = field(default_factory=dict)
 
     def __post_init__(self):
         for store in (self.seat_sum, self.seat_sq, self.player_sum, self.player_sq,
@@ -83,6 +85,10 @@ class Totals:
             y = chunk.game[metric].astype(np.int64)
             self.game_sum[metric] += int(y.sum())
             self.game_sq[metric] += int((y * y).sum())
+        for metric, values in chunk.item.items():
+            z = values.astype(np.int64)
+            self.item_sum[metric] = self.item_sum.get(metric, 0) + z.sum(axis=0)
+            self.item_sq[metric] = self.item_sq.get(metric, 0) + (z * z).sum(axis=0)
 
 
 @dataclass
@@ -107,7 +113,11 @@ def chunk_bounds(games: int, chunk_size: int, per_deal: int = 1) -> list[tuple[i
 
 
 def chunk_rows(game, table: TableSpec, chunk: Chunk) -> pd.DataFrame:
-    """One row per game and seat, compact dtypes."""
+    """One row per game and seat (per game in a cooperative game), compact dtypes."""
+    if game.cooperative:
+        index = chunk.first_game + np.arange(chunk.games)
+        columns = {"table": pd.Categorical([table.label] * chunk.games), "game": index}
+        return pd.DataFrame(columns | dict(chunk.game))
     n, players = chunk.games, table.players
     index = chunk.first_game + np.arange(n)
     rotation = index % table.games_per_deal
@@ -179,7 +189,8 @@ def run_table(table: TableSpec, games: int, seed: int, n_jobs: int = -1,
     per_deal = table.games_per_deal
     games = -(-games // per_deal) * per_deal
     bounds = chunk_bounds(games, chunk_size, per_deal)
-    totals = Totals(table.players, (*game.seat_metrics, "win_units"), game.game_metrics)
+    seat_metrics = () if game.cooperative else (*game.seat_metrics, "win_units")
+    totals = Totals(table.players, seat_metrics, game.game_metrics)
     kept = {}
     bar = tqdm(total=games, desc=table.label, unit="game", file=sys.stderr,
                disable=not progress, leave=False)

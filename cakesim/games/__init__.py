@@ -4,7 +4,8 @@ from importlib import import_module
 
 from cakesim.errors import InputError
 
-GAMES = {"piece-o-cake": "cakesim.games.piece_o_cake.game"}
+GAMES = {"piece-o-cake": "cakesim.games.piece_o_cake.game",
+         "speedtorte": "cakesim.games.speedtorte.game"}
 
 
 def get_game(name: str):

@@ -1,6 +1,6 @@
 """What the shared machinery needs from a game: a table to play and a chunk of results."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
@@ -37,14 +37,17 @@ class Chunk:
 
     first_game: int
     seat: dict[str, np.ndarray]
-    """Per-seat metrics, arrays of shape ``(n, P)``; ``win_units`` is always present."""
+    """Per-seat metrics, arrays of shape ``(n, P)``: in a competitive game ``win_units``
+    is always present; a cooperative game has none."""
     game: dict[str, np.ndarray]
     """Per-game metrics, arrays of shape ``(n,)``."""
+    item: dict[str, np.ndarray] = field(default_factory=dict)
+    """Per-item metrics (e.g. per order card), arrays of shape ``(n, K)``: summed, not kept."""
 
     @property
     def games(self) -> int:
         """Number of games in the chunk."""
-        return next(iter(self.seat.values())).shape[0]
+        return next(iter(self.game.values())).shape[0]
 
 
 class Game(Protocol):
@@ -52,6 +55,8 @@ class Game(Protocol):
 
     name: str
     title: str
+    cooperative: bool
+    """All players win or lose together: no seats to compare, a win rate per table."""
     win_units: int
     seat_metrics: tuple[str, ...]
     game_metrics: tuple[str, ...]

@@ -1,12 +1,15 @@
 """Piece o' Cake as the shared machinery sees it: tables, chunks, seat names, replays."""
 
 from functools import cache
+from typing import ClassVar
 
 import numpy as np
 
 from cakesim.circle import cut_table
 from cakesim.games.base import Chunk, TableSpec
 from cakesim.games.piece_o_cake import kernel
+from cakesim.games.piece_o_cake.reference import play_game
+from cakesim.games.piece_o_cake.replay import format_replay
 from cakesim.games.piece_o_cake.rules import RuleSet, load_rules
 from cakesim.games.piece_o_cake.strategies import (
     Strategy,
@@ -26,10 +29,15 @@ class PieceOCake:
 
     name = "piece-o-cake"
     title = "Piece o' Cake"
+    cooperative = False
     win_units = kernel.WIN_UNITS
     seat_metrics = ("total", "majority", "cream")
     game_metrics = ("declines", "passes", "discarded", "eaten_slices", "collected_slices")
     variants = ("base", "compensation")
+    table_options = ()
+    rule_files: ClassVar[dict[str, str]] = {"rules": "path"}
+    """Files an experiment may name (``rules = "..."``), and their ``load_rules`` keyword."""
+    rule_overrides: ClassVar[dict[str, tuple[str, ...]]] = {"tie_rule": ("full", "none")}
 
     load_rules = staticmethod(load_rules)
     parse_strategy = staticmethod(parse_strategy)
@@ -64,6 +72,30 @@ class PieceOCake:
             game["declines"], game["passes"], game["discarded"], game["eaten_slices"],
             game["collected_slices"])
         return Chunk(first_game, seat, game)
+
+    def bench_tables(self, rules: RuleSet) -> list[tuple[str, TableSpec]]:
+        """The benchmark's tables: each built-in strategy at every seat, P = 2..5, base."""
+        return [(name, self.table(rules, players, [named_strategy(name)] * players))
+                for name in ("greedy-balanced", "greedy", "random") for players in (2, 3, 4, 5)]
+
+    def reference_outcome(self, table: TableSpec, seed: int, index: int) -> tuple:
+        """Every seat's total, from the reference engine."""
+        result = play_game(table.rules, list(table.strategies), seed, index, table.duplicate)
+        return tuple(result.total)
+
+    def kernel_outcome(self, chunk: Chunk, game: int) -> tuple:
+        """Every seat's total of game ``game`` of a kernel chunk."""
+        return tuple(int(x) for x in chunk.seat["total"][game])
+
+    def replay(self, rules: RuleSet, seed: int, index: int, players: int | None = None,
+               variant: str | None = None, strategy: str | None = None) -> str:
+        """The reference engine's move log of game ``index`` of ``seed``, as text."""
+        players, variant = players or 4, variant or "base"
+        chosen = named_strategy(strategy or "greedy")
+        result = play_game(rules.for_table(players, variant), [chosen] * players, seed, index)
+        header = (f"{self.title}: seed {seed}, game {index}, {players} players, {variant} "
+                  f"rules, {chosen.name} at every seat ({chosen.describe()})")
+        return format_replay(rules, result, header)
 
     def seat_role(self, table: TableSpec, seat: int) -> str:
         """``first waiter (cakes 1, 5)``, ``seat 2 (cake 2)``: who serves which cakes."""

@@ -1,0 +1,152 @@
+"""Summaries and report sections of a cooperative game: win rates, scores, per-item stats.
+
+All bakers win or lose together, so a table's headline is its win rate (Wilson interval);
+per-item sums (for Speedtorte, per order card) say which items are hard: how often an
+item shown is fulfilled, how many placements it takes, how often it is on display when a
+game is lost.
+"""
+
+import math
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+
+from cakesim.analysis import game_summary
+from cakesim.games import get_game
+from cakesim.runner import TableRun
+from cakesim.stats import mean_interval, paired_difference, wilson
+from cakesim.text import percent, plus_minus
+
+
+def table_summary(run: TableRun) -> dict:
+    """Win rate, per-game means and the table's options, for one cooperative table."""
+    t = run.totals
+    return {"win_rate": wilson(t.game_sum["won"] / t.games, t.games).as_dict(),
+            "per_game": game_summary(run)}
+
+
+def item_summary(runs: list[TableRun]) -> list[dict]:
+    """Per item over all ``runs``: shown, fulfilled share, placements to fulfil, loss share."""
+    game = get_game(runs[0].table.game)
+    names = game.item_names(runs[0].table)
+    details = game.item_details(runs[0].table)
+    total = {m: sum(run.totals.item_sum[m] for run in runs) for m in game.item_metrics}
+    waits_sq = sum(run.totals.item_sq["wait"] for run in runs)
+    losses = sum(run.totals.games - run.totals.game_sum["won"] for run in runs)
+    items = []
+    for k, name in enumerate(names):
+        shown, done = int(total["shown"][k]), int(total["fulfilled"][k])
+        if shown == 0:
+            continue
+        items.append({
+            "item": name, **details[k], "shown": shown,
+            "fulfilled_share": wilson(done / shown, shown).as_dict(),
+            "placements_to_fulfil": mean_interval(float(total["wait"][k]),
+                                                  float(waits_sq[k]), done).as_dict(),
+            "on_display_at_loss": wilson(int(total["at_loss"][k]) / losses, losses).as_dict()
+            if losses else None,
+        })
+    return items
+
+
+def compare_win_rate(base: TableRun, other: TableRun) -> dict:
+    """``other``'s win rate minus ``base``'s, paired by deal when every game's row was kept."""
+    if base.rows_complete and other.rows_complete and base.totals.games == other.totals.games:
+        a = other.rows.sort_values("game")["won"].to_numpy(np.float64)
+        b = base.rows.sort_values("game")["won"].to_numpy(np.float64)
+        return {"method": "paired by deal", **paired_difference(a, b).as_dict()}
+    shares = [run.totals.game_sum["won"] / run.totals.games for run in (other, base)]
+    spread = math.sqrt(sum(p * (1 - p) / run.totals.games
+                           for p, run in zip(shares, (other, base), strict=True)))
+    diff = shares[0] - shares[1]
+    return {"method": "unpaired", "value": diff, "low": diff - 1.96 * spread,
+            "high": diff + 1.96 * spread, "n": min(base.totals.games, other.totals.games)}
+
+
+def headline(summary: dict) -> str:
+    """The answer in one line: per level (first label word), the range of win rates over
+    the player counts, for the first table's variant and strategies."""
+    tables = summary["tables"]
+    first = [t for t in tables if t["variant"] == tables[0]["variant"]
+             and t["strategies"] == tables[0]["strategies"]]
+    groups = {}
+    for t in first:
+        groups.setdefault(t["label"].split(" ")[0], []).append(t)
+    parts = []
+    for option, group in groups.items():
+        rates = [100 * t["win_rate"]["value"] for t in group]
+        counts = sorted({t["players"] for t in group})
+        span = f"{min(rates):.0f} %" if len(group) == 1 else (
+            f"{min(rates):.0f}-{max(rates):.0f} %")
+        bakers = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+        parts.append(f"{option} {span} ({bakers} players)")
+    return f"Win rate, {tables[0]['variant']}: {'; '.join(parts)}."
+
+
+def markdown(summary: dict) -> list[str]:
+    """The report's tables for a cooperative experiment."""
+    lines = ["| table | games | win rate [95 % CI] | mean score | placements | "
+             "lost: stuck | lost: hands empty |", "|---|---|---|---|---|---|---|"]
+    for t in summary["tables"]:
+        g = t["per_game"]
+        lines.append(f"| {t['label']} | {t['games']:,} | {percent(t['win_rate'])} | "
+                     f"{plus_minus(g['score'], 1)} | {plus_minus(g['moves'], 1)} | "
+                     f"{100 * g['stuck']['value']:.1f} % | "
+                     f"{100 * g['hands_empty']['value']:.1f} % |")
+    lines.append("")
+    for c in summary["comparisons"]:
+        d = c["win_rate_difference"]
+        lines.append(f"- **{c['table']} against {c['base']}**: win rate "
+                     f"{100 * d['value']:+.1f} pp [{100 * d['low']:+.1f}, "
+                     f"{100 * d['high']:+.1f}] ({d['method']}).")
+    if summary["comparisons"]:
+        lines.append("")
+    if summary.get("items"):
+        lines += ["## Order cards", "",
+                  "Over all tables: how often a card put on display was fulfilled, the "
+                  "placements it stayed on display until then, and the share of lost games "
+                  "in which it was on display at the end. Base rate: the exact chance that "
+                  "four top pieces drawn at random meet it. Hardest first.", "",
+                  "| card | family | tier | base rate | shown | fulfilled [95 % CI] | "
+                  "placements to fulfil | on display at a loss | text |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        ranked = sorted(summary["items"], key=lambda i: i["fulfilled_share"]["value"])
+        for i in ranked:
+            loss = i["on_display_at_loss"]
+            at_loss = "—" if loss is None else f"{100 * loss['value']:.1f} %"
+            lines.append(f"| {i['item']} | {i['family']} | {i['tier']} | "
+                         f"{100 * i['base_rate']:.1f} % | {i['shown']:,} | "
+                         f"{percent(i['fulfilled_share'])} | "
+                         f"{plus_minus(i['placements_to_fulfil'], 1)} | {at_loss} | "
+                         f"{i['text']} |")
+        lines.append("")
+    return lines
+
+
+def plot_win_rate(summary: dict, path: Path) -> Path:
+    """Win rate with 95 % error bars per table option (level), a line per variant and count."""
+    fig, ax = plt.subplots(figsize=(8, 4))
+    series = {}
+    for t in summary["tables"]:
+        option, rest = t["label"].split(" ", 1) if " " in t["label"] else ("", t["label"])
+        series.setdefault(rest, []).append((option, t["win_rate"]))
+    for name, points in series.items():
+        x = [p[0] for p in points]
+        y = [100 * p[1]["value"] for p in points]
+        err = [[100 * max(p[1]["value"] - p[1]["low"], 0) for p in points],
+               [100 * max(p[1]["high"] - p[1]["value"], 0) for p in points]]
+        ax.errorbar(x, y, yerr=err, capsize=3, marker="o", label=name)
+    ax.set_ylabel("win rate (%)")
+    ax.set_ylim(0, 100)
+    ax.legend(fontsize=7)
+    ax.set_title(f"{summary['title'] or summary['experiment']}: win rate, 95 % intervals "
+                 f"(seed {summary['seed']})", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+

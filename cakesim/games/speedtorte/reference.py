@@ -1,0 +1,285 @@
+"""The Speedtorte reference engine, turn mode: the rules as readable Python, with a move log.
+
+Each method is one step of RULES.md section 3. The bakers' decisions are the pure-Python
+versions (``.py_func``) of the functions the kernel compiles, so the two engines can be
+compared game for game while this one stays plain Python throughout.
+"""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from cakesim.games.speedtorte import strategies as bots
+from cakesim.games.speedtorte.cards import card_met
+from cakesim.games.speedtorte.kernel import deal
+from cakesim.games.speedtorte.lookahead import lookahead_tables
+from cakesim.games.speedtorte.pieces import PIECE_TYPES
+from cakesim.games.speedtorte.rules import TableRules
+from cakesim.games.speedtorte.strategies import Baker
+from cakesim.seeding import DECISION_STREAM, new_stream
+
+ENDINGS = ("won", "the counter stands still", "all hands are empty")
+
+
+@dataclass
+class Fulfilment:
+    """An order card fulfilled; ``chain`` counts the cards fulfilled before it this move."""
+
+    slot: int
+    card: int
+    chain: int
+    waited: int
+    """Placements since the card was put on display."""
+    refill: int | None = None
+    """The card that took its place on the display, if the deck had one."""
+    rush: bool = False
+    """Whether the new card is a rush card."""
+
+
+@dataclass
+class Move:
+    """One placement and everything it caused."""
+
+    number: int
+    baker: int
+    piece: int
+    plate: int
+    reason: tuple[int, int, int]
+    """``(reason code, card slot, detail)`` as ``strategies.choose_move`` gives it."""
+    options: int
+    """Legal placements the baker had."""
+    drew: int | None
+    fulfilled: list[Fulfilment] = field(default_factory=list)
+    expired: list[int] = field(default_factory=list)
+    """Cards whose rush deadline passed at this move."""
+    signal: tuple[int, int] | None = None
+
+
+@dataclass
+class Result:
+    """A finished game: how it ended, points, and the move log."""
+
+    ending: int
+    score: int
+    moves: int
+    fulfilled: int
+    to_fulfil: int
+    supply_left: int
+    rushes_missed: int
+    setup: dict
+    log: list[Move]
+    stuck: dict | None = None
+    """On a loss: who was to move, their hand, the tops, the displayed cards."""
+
+
+class Game:
+    """One game of Speedtorte in turn mode at a table."""
+
+    def __init__(self, table: TableRules, bakers: list[Baker], seed: int, index: int):
+        self.table = table
+        self.a = table.arrays
+        self.bakers = bakers
+        self.params = [b.params for b in bakers]
+        self.players = table.players
+        self.stream = new_stream(np.uint64(seed), index, DECISION_STREAM)
+        self.met_mask, self.one_away = lookahead_tables(self.a["program"], self.a["plates"],
+                                                        PIECE_TYPES)
+        self.pieces, self.deck = deal.py_func(np.uint64(seed), index, self.a["box"],
+                                              self.a["pool"])
+        self.log: list[Move] = []
+
+    # -- setup (RULES.md 3, "Setup") ---------------------------------------------------
+
+    def lay_out(self) -> None:
+        """Four pieces face up as plates 1-4; each baker takes a hand; the rest is supply."""
+        plates, hand = self.a["plates"], self.a["hand_size"]
+        self.tops = np.array(self.pieces[:plates], dtype=np.int8)
+        self.hands = np.full((self.players, hand), -1, np.int8)
+        self.hand_counts = np.zeros(self.players, np.int64)
+        drawn = plates
+        for b in range(self.players):
+            self.hands[b] = self.pieces[drawn:drawn + hand]
+            self.hand_counts[b] = hand
+            drawn += hand
+        self.drawn = drawn
+
+    def open_order_cards(self) -> None:
+        """The level's cards form the deck; four go on display, met ones under the deck."""
+        n = self.a["cards_to_fulfil"]
+        self.queue = list(self.deck[:n])
+        self.reserve = n
+        self.to_fulfil = n
+        self.display = np.full(self.a["displayed"], -1, np.int16)
+        self.shown_at = [0] * self.a["displayed"]
+        self.rush_deadline = [0] * self.a["displayed"]
+        self.under_at_setup = []
+        for slot in range(self.a["displayed"]):
+            while self.queue:
+                card = self.queue.pop(0)
+                # A card met at setup goes under the deck once; met again, it stays.
+                if card in self.under_at_setup or not self.is_met(card):
+                    self.display[slot] = card
+                    break
+                self.queue.append(card)
+                self.under_at_setup.append(card)
+        self.signals = np.zeros(self.players, np.int8)
+        self.signal_args = np.zeros(self.players, np.int8)
+        self.done = self.points = self.moves = self.incoming = self.missed = 0
+
+    # -- the rules' checks --------------------------------------------------------------
+
+    def is_met(self, card: int) -> bool:
+        """Only the four top pieces count, and the card's text is exact."""
+        flavour = self.a["type_flavour"][self.tops]
+        candles = self.a["type_candles"][self.tops]
+        return bool(card_met.py_func(self.a["program"], card, flavour, candles))
+
+    def fits(self, piece: int, top: int) -> bool:
+        """Same flavour or same candles; the Sachertorte fits everywhere and takes anything."""
+        return bool(bots.fits.py_func(piece, top, self.a["type_flavour"],
+                                      self.a["type_candles"], self.a["sacher"]))
+
+    def legal_placements(self, baker: int) -> list[tuple[int, int]]:
+        """Every (hand slot, plate) where the piece fits the plate's top piece."""
+        return [(i, p) for i in range(self.hand_counts[baker])
+                for p in range(self.a["plates"]) if self.fits(self.hands[baker, i], self.tops[p])]
+
+    def next_with_pieces(self, baker: int) -> int:
+        """The next baker after ``baker`` who still holds pieces."""
+        for step in range(1, self.players + 1):
+            other = (baker + step) % self.players
+            if self.hand_counts[other] > 0:
+                return other
+        return -1
+
+    # -- a turn (RULES.md 3, "Turn") ----------------------------------------------------
+
+    def choose(self, baker: int) -> tuple[int, int, tuple[int, int, int]]:
+        """The baker's placement and its reason, from what the baker may see."""
+        slot, plate, reason, card_slot, detail = bots.choose_move.py_func(
+            self.params[baker], baker, self.hands, self.hand_counts, self.tops,
+            self.display, self.a["card_points"], self.met_mask, self.one_away, self.signals,
+            self.signal_args, self.next_with_pieces(baker), self.a["mode"] == 2,
+            self.a["type_flavour"], self.a["type_candles"], self.a["sacher"], self.stream)
+        return slot, plate, (reason, card_slot, detail)
+
+    def place(self, baker: int, slot: int, plate: int) -> int:
+        """Put the hand piece on the plate; it becomes the plate's top piece."""
+        piece = int(self.hands[baker, slot])
+        assert self.fits(piece, self.tops[plate]), "illegal placement"
+        self.tops[plate] = piece
+        last = self.hand_counts[baker] - 1
+        self.hands[baker, slot] = self.hands[baker, last]
+        self.hands[baker, last] = -1
+        self.hand_counts[baker] = last
+        self.moves += 1
+        return piece
+
+    def draw(self, baker: int) -> int | None:
+        """Draw one piece from the supply while it lasts."""
+        if self.drawn >= len(self.pieces):
+            return None
+        piece = int(self.pieces[self.drawn])
+        self.hands[baker, self.hand_counts[baker]] = piece
+        self.hand_counts[baker] += 1
+        self.drawn += 1
+        return piece
+
+    def check_order_cards(self, move: Move) -> None:
+        """Every displayed card met by the tops is fulfilled and refilled; refills chain."""
+        changed = True
+        while changed:
+            changed = False
+            for slot in range(self.a["displayed"]):
+                card = int(self.display[slot])
+                if card < 0 or not self.is_met(card):
+                    continue
+                fulfilment = Fulfilment(slot, card, len(move.fulfilled),
+                                        self.moves - self.shown_at[slot])
+                move.fulfilled.append(fulfilment)
+                self.done += 1
+                self.points += int(self.a["card_points"][card])
+                self.display[slot] = -1
+                self.rush_deadline[slot] = 0
+                if self.queue:
+                    self.refill(slot, fulfilment)
+                changed = True
+
+    def refill(self, slot: int, fulfilment: Fulfilment) -> None:
+        """The next deck card comes onto the display; every ``rush_every``-th is a rush card."""
+        self.display[slot] = self.queue.pop(0)
+        self.shown_at[slot] = self.moves
+        self.incoming += 1
+        fulfilment.refill = int(self.display[slot])
+        fulfilment.rush = self.a["rush_every"] > 0 and self.incoming % self.a["rush_every"] == 0
+        if fulfilment.rush:
+            self.rush_deadline[slot] = self.moves + self.a["rush_moves"]
+
+    def expire_rush_cards(self, move: Move) -> None:
+        """A rush card not met in time stays as a normal card; one more card goes under."""
+        for slot in range(self.a["displayed"]):
+            if 0 < self.rush_deadline[slot] <= self.moves:
+                self.rush_deadline[slot] = 0
+                self.missed += 1
+                move.expired.append(int(self.display[slot]))
+                if self.reserve < len(self.deck):
+                    self.queue.append(int(self.deck[self.reserve]))
+                    self.reserve += 1
+                    self.to_fulfil += 1
+
+    def give_signal(self, baker: int) -> tuple[int, int] | None:
+        """After placing, the baker's old signal ends and it may give a new one."""
+        if self.a["mode"] == 1:
+            self.signals[baker] = bots.NO_SIGNAL
+            return None
+        signal, arg = bots.choose_signal.py_func(
+            self.params[baker], self.hands[baker], self.hand_counts[baker], self.tops,
+            self.display, self.met_mask, self.a["type_flavour"], self.a["type_candles"],
+            self.a["sacher"])
+        self.signals[baker], self.signal_args[baker] = signal, arg
+        return int(signal), int(arg)
+
+    # -- the whole game -----------------------------------------------------------------
+
+    def play(self) -> Result:
+        """Turns until every card is fulfilled, the counter stands still or hands run out."""
+        self.lay_out()
+        self.open_order_cards()
+        setup = {"tops": self.tops.tolist(), "hands": self.hands.tolist(),
+                 "display": self.display.tolist(), "under": list(self.under_at_setup)}
+        baker, ending, stuck = 0, 2, None
+        while True:
+            if self.hand_counts.sum() == 0:
+                ending = 2
+                break
+            while self.hand_counts[baker] == 0:
+                baker = (baker + 1) % self.players
+            options = len(self.legal_placements(baker))
+            slot, plate, reason = self.choose(baker)
+            if slot < 0:
+                ending = 1
+                stuck = {"baker": baker, "hand": self.hands[baker, :self.hand_counts[baker]]
+                         .tolist(), "tops": self.tops.tolist(),
+                         "display": self.display.tolist()}
+                break
+            piece = self.place(baker, slot, plate)
+            move = Move(self.moves, baker, piece, plate, reason, options, self.draw(baker))
+            self.log.append(move)
+            self.check_order_cards(move)
+            if self.done >= self.to_fulfil:
+                ending = 0
+                break
+            self.expire_rush_cards(move)
+            move.signal = self.give_signal(baker)
+            baker = (baker + 1) % self.players
+        left = len(self.pieces) - self.drawn
+        score = self.points
+        if ending == 0:
+            score += self.a["win_bonus"] + self.a["record_hunt_piece"] * left
+        return Result(ending, score, self.moves, self.done, self.to_fulfil, left, self.missed,
+                      setup, self.log, stuck)
+
+
+def play_game(table: TableRules, bakers: list[Baker], seed: int, index: int) -> Result:
+    """Play game ``index`` of ``seed`` at ``table`` with the reference engine."""
+    return Game(table, bakers, seed, index).play()

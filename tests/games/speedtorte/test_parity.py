@@ -1,0 +1,29 @@
+"""The Numba kernel and the reference engine play the same Speedtorte games, game for game."""
+
+import itertools
+
+import pytest
+
+from tests.games.speedtorte.conftest import LEVELS, assert_parity, table_of
+
+SETTINGS = list(itertools.product((1, 2, 3, 5), ("signals", "silence", "open_hands",
+                                                 "special_orders")))
+
+
+@pytest.mark.parametrize(("players", "variant"), SETTINGS)
+def test_kernel_matches_reference(players, variant):
+    for level in (LEVELS[0], LEVELS[3]):
+        assert_parity(table_of(players, level, variant), seed=17, first=500, games=25)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_mixed_and_random_bakers(level):
+    assert_parity(table_of(3, level, "signals", ("random", "team", "greedy")), seed=2,
+                  first=0, games=40)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "variant"), SETTINGS)
+def test_long_parity_run(players, variant):
+    for level in LEVELS:
+        assert_parity(table_of(players, level, variant), seed=99, first=0, games=300)
