@@ -34,14 +34,21 @@ def headline_numbers(summary: dict) -> dict[str, dict]:
         numbers[name] = {**estimate, "se": (estimate["high"] - estimate["low"]) / (2 * z)}
 
     for t in summary["tables"]:
-        for s in t["seats"]:
+        if "win_rate" in t:
+            put(f"{t['label']} | win rate", t["win_rate"])
+        for s in t.get("seats", ()):
             put(f"{t['label']} | seat {s['seat'] + 1} win share", s["win_share"])
             put(f"{t['label']} | seat {s['seat'] + 1} mean score", s["mean_total"])
         for metric, estimate in t["per_game"].items():
             put(f"{t['label']} | {metric.replace('_', ' ')} per game", estimate)
     for c in summary["comparisons"]:
-        put(f"{c['table']} | first-seat win share minus {c['base']}",
-            c["first_seat_win_share_difference"])
+        if "win_rate_difference" in c:
+            put(f"{c['table']} | win rate minus {c['base']}", c["win_rate_difference"])
+        else:
+            put(f"{c['table']} | first-seat win share minus {c['base']}",
+                c["first_seat_win_share_difference"])
+    for item in summary.get("items", ()):
+        put(f"{item['item']} | fulfilled share once shown", item["fulfilled_share"])
     return numbers
 
 

@@ -95,6 +95,17 @@ def _parser() -> argparse.ArgumentParser:
     daily.add_argument("--level", default="Lehrling")
     daily.set_defaults(handler=_speedtorte_daily)
 
+    levels = tools.add_parser("levels", help="card counts per level that hit target win rates")
+    levels.add_argument("--players", type=_positive, default=3)
+    levels.add_argument("--variant", default="signals",
+                        choices=["signals", "silence", "open_hands", "special_orders"])
+    levels.add_argument("--targets", default="", help="e.g. Lehrling=0.9,Meister=0.4 "
+                                                      "(default: 0.9/0.75/0.6/0.45/0.3)")
+    levels.add_argument("--games", type=_positive, default=2000, help="games per card count")
+    levels.add_argument("--seed", type=_natural, default=20261201)
+    levels.add_argument("--n-jobs", type=_jobs, default=-1)
+    levels.set_defaults(handler=_speedtorte_levels)
+
     reports = commands.add_parser("reports", help="regenerate reports/index.md")
     reports.set_defaults(handler=_reports)
 
@@ -242,6 +253,22 @@ def _speedtorte_daily(args) -> int:
     from cakesim.games.speedtorte.daily import daily_puzzle
 
     print(daily_puzzle(args.date, args.level))
+    return 0
+
+
+def _speedtorte_levels(args) -> int:
+    from cakesim.games.speedtorte.rules import load_rules
+    from cakesim.games.speedtorte.tuning import (
+        format_recommendation,
+        parse_targets,
+        recommend_levels,
+    )
+
+    rules = load_rules()
+    table = recommend_levels(rules, args.players, parse_targets(args.targets, rules),
+                             args.variant, games=args.games, seed=args.seed,
+                             n_jobs=args.n_jobs)
+    print(format_recommendation(table, args.players, args.variant, args.games, args.seed))
     return 0
 
 

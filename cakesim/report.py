@@ -254,7 +254,13 @@ def _sample_size(plan: dict) -> list[str]:
         lines.append(f"| {label} | {factor.iloc[0]:.2f} | {factor.min():.2f} to "
                      f"{factor.max():.2f} | {group['games_independent'].max():,} | "
                      f"{group['games_duplicate'].max():,} |")
-    lines += ["", "Recompute with `cakesim plan EXPERIMENT --half-width H` (or `--effect D "
+    lines += ["", "A factor near 1/P means the P rotations of a deal are nearly the same game: "
+              "when every seat plays the same deterministic strategy, rotating the players "
+              "round the table changes nothing, so duplicate deals only repeat each game P "
+              "times. Duplicate deals pay off when the seats' strategies differ (they cancel "
+              "the luck of the deal between players); for seat bias with one strategy at "
+              "every seat, play independent deals.", "",
+              "Recompute with `cakesim plan EXPERIMENT --half-width H` (or `--effect D "
               "--power 0.8`).", ""]
     return lines
 
