@@ -40,5 +40,5 @@ lint: install
 	$(VENV)/bin/ruff check .
 
 clean:
-	rm -rf $(VENV) *.egg-info .pytest_cache .cakesim-cache
+	rm -rf $(VENV) *.egg-info .pytest_cache .cakesim-cache "$${XDG_CACHE_HOME:-$$HOME/.cache}/cakesim"
 	find . -name __pycache__ -prune -exec rm -rf {} +

@@ -2,7 +2,12 @@
 
 __version__ = "0.1.0"
 
-from cakesim.api import (
+from cakesim.numba_cache import use_code_keyed_cache
+
+# Before anything imports numba: its cache folder is read when numba is first imported.
+use_code_keyed_cache()
+
+from cakesim.api import (  # noqa: E402
     ExperimentResult,
     baseline,
     plan,

@@ -1,0 +1,32 @@
+"""Numba's on-disk cache, kept per version of cakesim's source.
+
+Numba checks a cached kernel only against its own source file: a change in a function it
+calls from another file (a strategy, the seeding) would leave the old compiled kernel in
+use and give silently wrong numbers. Keying the cache folder by a digest of all of
+cakesim's source makes any code change start from a fresh cache.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+from cakesim.fingerprint import code_version
+
+CACHE_ENV = "NUMBA_CACHE_DIR"
+
+
+def code_keyed_cache_dir() -> Path:
+    """``$XDG_CACHE_HOME/cakesim/numba/<code version>`` (default ``~/.cache``)."""
+    root = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    return root / "cakesim" / "numba" / code_version()
+
+
+def use_code_keyed_cache() -> None:
+    """Point Numba's cache at this source version's folder, unless the user chose one."""
+    if CACHE_ENV in os.environ:
+        return
+    os.environ[CACHE_ENV] = str(code_keyed_cache_dir())
+    if "numba" in sys.modules:
+        from numba.core import config
+
+        config.reload_config()
