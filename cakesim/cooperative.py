@@ -9,13 +9,11 @@ game is lost.
 import math
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
 from cakesim.analysis import game_summary
+from cakesim.figures import save_figure
 from cakesim.games import get_game
 from cakesim.runner import TableRun
 from cakesim.stats import mean_interval, paired_difference, wilson
@@ -143,10 +141,5 @@ def plot_win_rate(summary: dict, path: Path) -> Path:
     ax.set_ylabel("win rate (%)")
     ax.set_ylim(0, 100)
     ax.legend(fontsize=7)
-    ax.set_title(f"{summary['title'] or summary['experiment']}: win rate, 95 % intervals "
-                 f"(seed {summary['seed']})", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_figure(fig, summary, "win rate", path)
 

@@ -4,9 +4,6 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 
@@ -18,6 +15,7 @@ from cakesim.analysis import (
     player_summary,
     seat_summary,
 )
+from cakesim.figures import save_figure
 from cakesim.games import get_game
 from cakesim.text import percent, plus_minus
 
@@ -167,12 +165,7 @@ def plot_seat_win_share(summary: dict, path: Path) -> Path:
         ax.set_title(f"{players} players")
         ax.set_ylabel("win share (%)")
         ax.legend(fontsize=7, loc="lower right")
-    fig.suptitle(f"{summary['title'] or summary['experiment']}: seat win share, 95 % intervals"
-                 f" (seed {summary['seed']})", fontsize=10)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_figure(fig, summary, "seat win share", path)
 
 
 def _markdown(summary: dict, plot: str, runs) -> str:

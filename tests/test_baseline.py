@@ -20,6 +20,14 @@ def in_tmp(tmp_path, monkeypatch):
     return tmp_path
 
 
+def _baseline_then(path, change) -> None:
+    """Write the baseline of ``path``, then let ``change`` edit the stored record."""
+    written = api.baseline(path, n_jobs=1)
+    record = json.loads(written.read_text())
+    change(record)
+    written.write_text(json.dumps(record))
+
+
 def test_a_baseline_is_reproduced_bit_for_bit(in_tmp, tiny_experiment):
     path = tiny_experiment()
     written = api.baseline(path, n_jobs=1)
@@ -33,12 +41,13 @@ def test_a_baseline_is_reproduced_bit_for_bit(in_tmp, tiny_experiment):
 
 def test_a_significant_move_fails_and_is_tabulated(in_tmp, tiny_experiment):
     path = tiny_experiment()
-    written = api.baseline(path, n_jobs=1)
-    record = json.loads(written.read_text())
     moved = "3P base greedy-balanced | seat 1 mean score"
-    record["numbers"][moved]["value"] += 20 * record["numbers"][moved]["se"]
-    record["results_digest"] = "changed"
-    written.write_text(json.dumps(record))
+
+    def move(record):
+        record["numbers"][moved]["value"] += 20 * record["numbers"][moved]["se"]
+        record["results_digest"] = "changed"
+
+    _baseline_then(path, move)
     result = api.regress(path, n_jobs=1)
     assert result.failed
     assert list(result.moves["number"]) == [moved]
@@ -49,13 +58,14 @@ def test_a_significant_move_fails_and_is_tabulated(in_tmp, tiny_experiment):
 
 def test_a_small_move_is_shown_but_passes(in_tmp, tiny_experiment):
     path = tiny_experiment()
-    written = api.baseline(path, n_jobs=1)
-    record = json.loads(written.read_text())
     name = "4P base greedy-balanced | seat 2 win share"
-    record["numbers"][name]["value"] += 0.5 * record["numbers"][name]["se"]
-    record["results_digest"] = "changed"
-    record["config_hash"] = "older rules"
-    written.write_text(json.dumps(record))
+
+    def nudge(record):
+        record["numbers"][name]["value"] += 0.5 * record["numbers"][name]["se"]
+        record["results_digest"] = "changed"
+        record["config_hash"] = "older rules"
+
+    _baseline_then(path, nudge)
     result = api.regress(path, n_jobs=1)
     assert not result.failed and result.config_changed
     assert "no significant move" in format_regression(result)
@@ -63,10 +73,7 @@ def test_a_small_move_is_shown_but_passes(in_tmp, tiny_experiment):
 
 def test_same_code_and_config_with_other_numbers_is_not_reproducible(in_tmp, tiny_experiment):
     path = tiny_experiment()
-    written = api.baseline(path, n_jobs=1)
-    record = json.loads(written.read_text())
-    record["results_digest"] = "changed"
-    written.write_text(json.dumps(record))
+    _baseline_then(path, lambda record: record.update(results_digest="changed"))
     result = api.regress(path, n_jobs=1)
     assert result.failed and "not reproducible" in result.problems[0]
 
