@@ -250,9 +250,11 @@ def _speedtorte_check(args) -> int:
 
 
 def _speedtorte_daily(args) -> int:
-    from cakesim.games.speedtorte.daily import daily_puzzle
+    from cakesim.games.speedtorte.daily import format_daily, solve_daily
+    from cakesim.games.speedtorte.rules import load_rules
 
-    print(daily_puzzle(args.date, args.level))
+    rules = load_rules()
+    print(format_daily(rules, args.date, args.level, solve_daily(rules, args.date, args.level)))
     return 0
 
 

@@ -162,9 +162,13 @@ def load_experiment(name_or_path: str, games: int | None = None,
             if seat not in strategies:
                 raise spec.error("seats", f"unknown strategy {seat!r}; defined: "
                                           f"{', '.join(strategies)}")
-        option_values = []
+        option_values, shown = [], []
+        defaults = getattr(game, "option_defaults", {})
         for option in options:
-            values = _one_or_many(spec, option, str)
+            # Options left out take the game's default and stay out of the label.
+            shown.append(option in spec.data)
+            values = _one_or_many(spec, option, str,
+                                  default=[defaults[option]] if option in defaults else ...)
             allowed = game.option_choices(rules, option)
             for value in values:
                 if value not in allowed:
@@ -182,7 +186,8 @@ def load_experiment(name_or_path: str, games: int | None = None,
                 raise spec.error("seats", f"give one strategy or one per seat ({players})")
             chosen = [strategies[s] for s in (seats * players if len(seats) == 1 else seats)]
             label = spec.get("label", str, "")
-            label = " ".join([*chosen_options, f"{players}P {variant}"]) + (
+            named = [v for v, show in zip(chosen_options, shown, strict=True) if show]
+            label = " ".join([*named, f"{players}P {variant}"]) + (
                 f" {label}" if label else " " + "/".join(dict.fromkeys(seats)))
             tables.append(game.table(rules, players, chosen, variant, duplicate, label,
                                      **dict(zip(options, chosen_options, strict=True))))

@@ -190,7 +190,7 @@ def run_table(table: TableSpec, games: int, seed: int, n_jobs: int = -1,
     games = -(-games // per_deal) * per_deal
     bounds = chunk_bounds(games, chunk_size, per_deal)
     seat_metrics = () if game.cooperative else (*game.seat_metrics, "win_units")
-    totals = Totals(table.players, seat_metrics, game.game_metrics)
+    totals = Totals(table.players, seat_metrics, game.game_metrics_of(table))
     kept = {}
     bar = tqdm(total=games, desc=table.label, unit="game", file=sys.stderr,
                disable=not progress, leave=False)

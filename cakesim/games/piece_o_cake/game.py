@@ -52,6 +52,10 @@ class PieceOCake:
         return TableSpec(self.name, label, players, variant, table_rules, tuple(strategies),
                          duplicate)
 
+    def game_metrics_of(self, table: TableSpec) -> tuple[str, ...]:
+        """The per-game metrics a table reports: all of them."""
+        return self.game_metrics
+
     def has_variant(self, rules: RuleSet, players: int, variant: str) -> bool:
         """Whether ``variant`` exists at a table of ``players``."""
         return variant == "base" or rules.has_compensation(players)

@@ -10,7 +10,7 @@ from cakesim.games.speedtorte import kernel
 from cakesim.games.speedtorte.cards import base_rate_table
 from cakesim.games.speedtorte.lookahead import lookahead_tables
 from cakesim.games.speedtorte.pieces import PIECE_TYPES
-from cakesim.games.speedtorte.reference import Game
+from cakesim.games.speedtorte.reference import Game, RealTimeGame, outcome, play_any
 from cakesim.games.speedtorte.replay import format_replay
 from cakesim.games.speedtorte.rules import MODES, RuleSet, load_rules
 from cakesim.games.speedtorte.strategies import (
@@ -20,8 +20,10 @@ from cakesim.games.speedtorte.strategies import (
     strategy_arrays,
 )
 
-VARIANTS = (*MODES, "special_orders")
-"""A table's variant: how bakers talk, or the special-orders module (with signals)."""
+REAL_TIME_METRICS = ("finish_ms", "rejected")
+VARIANTS = (*MODES, "special_orders", "eilauftrag")
+"""A table's variant: how bakers talk, the special-orders module (with signals), or the
+Eilauftrag (real time, with signals)."""
 
 
 class Speedtorte:
@@ -33,11 +35,15 @@ class Speedtorte:
     win_units = 1
     seat_metrics = ()
     game_metrics = ("won", "score", "moves", "fulfilled", "stuck", "hands_empty",
-                    "supply_left", "rushes_missed")
+                    "supply_left", "rushes_missed", "finish_ms", "rejected")
+    """``finish_ms``: Eilauftrag clock at the end of the game, in milliseconds; ``rejected``:
+    placements rejected because the plate had just changed (both Eilauftrag only)."""
     item_metrics = ("shown", "fulfilled", "wait", "at_loss")
     variants = VARIANTS
-    table_options = ("level",)
-    rule_files: ClassVar[dict[str, str]] = {"rules": "path", "levels": "levels", "cards": "cards"}
+    table_options = ("level", "profile")
+    option_defaults: ClassVar[dict[str, str]] = {"level": "Lehrling", "profile": "adult"}
+    rule_files: ClassVar[dict[str, str]] = {"rules": "path", "levels": "levels",
+                                            "cards": "cards", "timing": "timing"}
 
     load_rules = staticmethod(load_rules)
     parse_strategy = staticmethod(parse_strategy)
@@ -45,22 +51,34 @@ class Speedtorte:
 
     def table(self, rules: RuleSet, players: int, strategies: list[Baker],
               variant: str = "signals", duplicate: bool = False, label: str = "",
-              level: str = "Lehrling") -> TableSpec:
-        """A table of ``players`` bakers at ``level`` in ``variant``."""
+              level: str = "Lehrling", profile: str = "adult") -> TableSpec:
+        """A table of ``players`` bakers at ``level`` in ``variant``.
+
+        ``profile`` names the bakers' timing profile, used by the Eilauftrag only.
+        """
         special = variant == "special_orders"
-        table_rules = rules.for_table(players, level, "signals" if special else variant,
-                                      special)
+        mode = "signals" if variant in ("special_orders", "eilauftrag") else variant
+        table_rules = rules.for_table(players, level, mode, special,
+                                      profile if variant == "eilauftrag" else None)
         names = "/".join(dict.fromkeys(s.name for s in strategies))
         label = label or f"{table_rules.level.name} {players}P {variant} {names}"
         return TableSpec(self.name, label, players, variant, table_rules, tuple(strategies),
                          duplicate)
+
+    def game_metrics_of(self, table: TableSpec) -> tuple[str, ...]:
+        """The per-game metrics a table reports: the clock's only in the Eilauftrag."""
+        if table.rules.timing is not None:
+            return self.game_metrics
+        return tuple(m for m in self.game_metrics if m not in REAL_TIME_METRICS)
 
     def has_variant(self, rules: RuleSet, players: int, variant: str) -> bool:
         """Every variant exists at every player count."""
         return variant in VARIANTS
 
     def option_choices(self, rules: RuleSet, option: str) -> tuple[str, ...]:
-        """The allowed values of a table option (the level names)."""
+        """The allowed values of a table option (level names, timing profiles)."""
+        if option == "profile":
+            return tuple(rules.timing.profiles)
         return tuple(level.name for level in rules.levels)
 
     def item_names(self, table: TableSpec) -> list[str]:
@@ -81,7 +99,8 @@ class Speedtorte:
         a = table.rules.arrays
         met, one_away = lookahead_tables(a["program"], a["plates"], PIECE_TYPES)
         params = strategy_arrays(list(table.strategies))
-        game = {m: np.zeros(games, np.int16) for m in self.game_metrics}
+        game = {m: np.zeros(games, np.int32 if m == "finish_ms" else np.int16)
+                for m in self.game_metrics}
         ending = np.zeros(games, np.int8)
         cards = a["program"].shape[0]
         item = {m: np.zeros((games, cards), np.int16) for m in self.item_metrics}
@@ -90,11 +109,12 @@ class Speedtorte:
             a["type_candles"], a["sacher"], a["plates"], a["hand_size"], a["displayed"],
             a["program"], a["pool"], a["cards_to_fulfil"], a["card_points"], a["win_bonus"],
             a["record_hunt_piece"], a["rush_every"], a["rush_moves"], a["mode"], met,
-            one_away, params, game["won"], ending, game["score"], game["moves"],
-            game["fulfilled"], game["supply_left"], game["rushes_missed"], item["shown"],
-            item["fulfilled"], item["wait"], item["at_loss"])
+            one_away, params, a["timing"], game["won"], ending, game["score"], game["moves"],
+            game["fulfilled"], game["supply_left"], game["rushes_missed"], game["finish_ms"],
+            game["rejected"], item["shown"], item["fulfilled"], item["wait"], item["at_loss"])
         game["stuck"] = (ending == kernel.STUCK).astype(np.int16)
         game["hands_empty"] = (ending == kernel.HANDS_EMPTY).astype(np.int16)
+        game = {m: game[m] for m in self.game_metrics_of(table)}
         return Chunk(first_game, {}, game, item)
 
     def bench_tables(self, rules: RuleSet) -> list[tuple[str, TableSpec]]:
@@ -106,13 +126,12 @@ class Speedtorte:
 
     def reference_outcome(self, table: TableSpec, seed: int, index: int) -> tuple:
         """Every per-game metric, from the reference engine."""
-        r = Game(table.rules, list(table.strategies), seed, index).play()
-        return (int(r.ending == 0), r.score, r.moves, r.fulfilled, int(r.ending == 1),
-                int(r.ending == 2), r.supply_left, r.rushes_missed)
+        return outcome(play_any(table.rules, list(table.strategies), seed, index))
 
     def kernel_outcome(self, chunk: Chunk, game: int) -> tuple:
         """Every per-game metric of game ``game`` of a kernel chunk."""
-        return tuple(int(chunk.game[m][game]) for m in self.game_metrics)
+        return tuple(int(chunk.game[m][game]) if m in chunk.game else 0
+                     for m in self.game_metrics)
 
     def replay(self, rules: RuleSet, seed: int, index: int, players: int | None = None,
                variant: str | None = None, strategy: str | None = None,
@@ -124,7 +143,8 @@ class Speedtorte:
                                                      f"values: {', '.join(VARIANTS)}")
         baker = named_strategy(strategy or "team")
         table = self.table(rules, players, [baker] * players, variant, level=level)
-        game = Game(table.rules, list(table.strategies), seed, index)
+        engine = RealTimeGame if variant == "eilauftrag" else Game
+        game = engine(table.rules, list(table.strategies), seed, index)
         result = game.play()
         header = (f"{self.title}: seed {seed}, game {index}, {table.rules.level.name}, "
                   f"{players} baker(s), {variant}, {baker.name} bakers ({baker.describe()})")

@@ -11,7 +11,7 @@ import numpy as np
 
 from cakesim.games.speedtorte import strategies as bots
 from cakesim.games.speedtorte.cards import card_met
-from cakesim.games.speedtorte.kernel import deal
+from cakesim.games.speedtorte.kernel import deal, lognormal_noise
 from cakesim.games.speedtorte.lookahead import lookahead_tables
 from cakesim.games.speedtorte.pieces import PIECE_TYPES
 from cakesim.games.speedtorte.rules import TableRules
@@ -53,6 +53,8 @@ class Move:
     expired: list[int] = field(default_factory=list)
     """Cards whose rush deadline passed at this move."""
     signal: tuple[int, int] | None = None
+    time: float = 0.0
+    """Eilauftrag: seconds on the clock when the piece landed."""
 
 
 @dataclass
@@ -70,6 +72,11 @@ class Result:
     log: list[Move]
     stuck: dict | None = None
     """On a loss: who was to move, their hand, the tops, the displayed cards."""
+    seconds: float = 0.0
+    """Eilauftrag: seconds on the clock at the end."""
+    rejected: list[tuple[float, int, int]] = field(default_factory=list)
+    """Eilauftrag: ``(time, baker, plate)`` of every placement rejected because the plate
+    had just changed."""
 
 
 class Game:
@@ -283,3 +290,94 @@ class Game:
 def play_game(table: TableRules, bakers: list[Baker], seed: int, index: int) -> Result:
     """Play game ``index`` of ``seed`` at ``table`` with the reference engine."""
     return Game(table, bakers, seed, index).play()
+
+
+@dataclass
+class Attempt:
+    """A baker's placement under way in the Eilauftrag: chosen at ``started``, lands later."""
+
+    baker: int
+    slot: int
+    plate: int
+    reason: tuple[int, int, int]
+    options: int
+    started: float
+    lands: float
+
+
+class RealTimeGame(Game):
+    """One game of the Eilauftrag: no turns, every baker works on its own clock.
+
+    RULES.md 3, "Eilauftrag", with the timing model of ``timing.toml``: a baker with a
+    fitting piece picks a placement on the board it sees; the piece lands after its think
+    time and flight. If another piece landed on that plate in the meantime, the placement
+    is rejected ("plate X has just changed") and the time is lost. Whenever the board
+    changes, every idle baker with a fitting piece starts. The clock does not stop play:
+    the finishing time is recorded, and a budget decides afterwards whether it was in time.
+    """
+
+    def start_attempt(self, baker: int, clock: float) -> Attempt | None:
+        """The baker's next placement, if it holds a fitting piece."""
+        if self.hand_counts[baker] == 0:
+            return None
+        options = len(self.legal_placements(baker))
+        if options == 0:
+            return None
+        slot, plate, reason = self.choose(baker)
+        timing = self.a["timing"]
+        think = timing[options] * lognormal_noise(self.stream, timing[-2])
+        return Attempt(baker, slot, plate, reason, options, clock, clock + think + timing[-1])
+
+    def play(self) -> Result:
+        """Attempts land in time order until every card is fulfilled or nobody can place."""
+        self.lay_out()
+        self.open_order_cards()
+        setup = {"tops": self.tops.tolist(), "hands": self.hands.tolist(),
+                 "display": self.display.tolist(), "under": list(self.under_at_setup)}
+        attempts = [self.start_attempt(b, 0.0) for b in range(self.players)]
+        changed_at = [-1.0] * self.a["plates"]
+        clock, rejected, ending = 0.0, [], 2
+        while True:
+            under_way = [a for a in attempts if a is not None]
+            if not under_way:
+                ending = 2 if self.hand_counts.sum() == 0 else 1
+                break
+            attempt = min(under_way, key=lambda a: (a.lands, a.baker))
+            clock = attempt.lands
+            attempts[attempt.baker] = None
+            if changed_at[attempt.plate] > attempt.started:
+                rejected.append((clock, attempt.baker, attempt.plate))
+            else:
+                piece = self.place(attempt.baker, attempt.slot, attempt.plate)
+                move = Move(self.moves, attempt.baker, piece, attempt.plate, attempt.reason,
+                            attempt.options, self.draw(attempt.baker), time=clock)
+                self.log.append(move)
+                changed_at[attempt.plate] = clock
+                self.check_order_cards(move)
+                if self.done >= self.to_fulfil:
+                    ending = 0
+                    break
+                self.expire_rush_cards(move)
+                move.signal = self.give_signal(attempt.baker)
+            for other in range(self.players):
+                if attempts[other] is None:
+                    attempts[other] = self.start_attempt(other, clock)
+        left = len(self.pieces) - self.drawn
+        score = self.points
+        if ending == 0:
+            score += self.a["win_bonus"] + self.a["record_hunt_piece"] * left
+        return Result(ending, score, self.moves, self.done, self.to_fulfil, left, self.missed,
+                      setup, self.log, seconds=clock, rejected=rejected)
+
+
+def play_any(table: TableRules, bakers: list[Baker], seed: int, index: int) -> Result:
+    """Play game ``index``: in real time when the table has a timing profile, else turns."""
+    engine = RealTimeGame if table.timing is not None else Game
+    return engine(table, bakers, seed, index).play()
+
+
+def outcome(result: Result) -> tuple:
+    """The kernel's per-game metrics (``Speedtorte.game_metrics`` order) of a result."""
+    return (int(result.ending == 0), result.score, result.moves, result.fulfilled,
+            int(result.ending == 1), int(result.ending == 2), result.supply_left,
+            result.rushes_missed, int(np.round(result.seconds * 1000.0)), len(result.rejected))

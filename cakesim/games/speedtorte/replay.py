@@ -55,11 +55,17 @@ def format_replay(table: TableRules, game: Game, result: Result, header: str) ->
                      + ", ".join(card_text(game, c) for c in s["under"]))
     lines.append(f"Cards to fulfil: {table.cards_to_fulfil}")
     lines.append("")
+    rejected = list(result.rejected)
     for move in result.log:
+        while rejected and rejected[0][0] <= move.time:
+            when, baker, plate = rejected.pop(0)
+            lines.append(f"     [{when:6.1f} s] baker {baker + 1}: plate {plate + 1} has just "
+                         "changed - placement rejected")
         why = reason_text(move, game)
         drew = f"; draws {piece(move.drew)}" if move.drew is not None else ""
-        lines.append(f"{move.number:3d}. baker {move.baker + 1} puts {piece(move.piece)} on "
-                     f"plate {move.plate + 1} ({why}; {move.options} legal){drew}")
+        clock = f"[{move.time:6.1f} s] " if table.timing is not None else ""
+        lines.append(f"{move.number:3d}. {clock}baker {move.baker + 1} puts {piece(move.piece)} "
+                     f"on plate {move.plate + 1} ({why}; {move.options} legal){drew}")
         for f in move.fulfilled:
             chain = f" (chain {f.chain + 1})" if f.chain else ""
             lines.append(f"       card {f.slot + 1} fulfilled{chain}: {card_text(game, f.card)}"
@@ -76,6 +82,9 @@ def format_replay(table: TableRules, game: Game, result: Result, header: str) ->
             lines.append(f"       baker {move.baker + 1} signals: "
                          f"{bots.SIGNAL_NAMES[signal].format(arg + 1)}")
     lines.append("")
+    if table.timing is not None:
+        lines.append(f"Clock at the end: {result.seconds:.1f} s; {len(result.rejected)} "
+                     "placement(s) rejected")
     lines.append(f"End: {ENDINGS[result.ending]} after {result.moves} placements; "
                  f"{result.fulfilled} of {result.to_fulfil} cards fulfilled; "
                  f"{result.supply_left} pieces left in the supply.")

@@ -21,6 +21,7 @@ from cakesim.games.speedtorte.pieces import (
     flavour_of,
     piece_type,
 )
+from cakesim.games.speedtorte.timing import Profile, Timing, load_timing
 from cakesim.tables import Table, read_toml
 
 HERE = Path(__file__).parent
@@ -64,6 +65,7 @@ class RuleSet:
     special_sachertorte: bool
     levels: tuple[Level, ...]
     catalogue: Catalogue = field(repr=False)
+    timing: Timing = field(repr=False)
     source: str = field(default=str(DEFAULT_RULES), metadata={"digest": False})
     """The file the rule set was read from; where it lies changes no game."""
     levels_source: str = field(default=str(DEFAULT_LEVELS), metadata={"digest": False})
@@ -84,8 +86,11 @@ class RuleSet:
         return np.array(types + ([SACHER] if sachertorte else []), dtype=np.int8)
 
     def for_table(self, players: int, level: str, mode: str = "signals",
-                  special_orders: bool = False) -> "TableRules":
-        """The rules in force at a table of ``players`` playing ``level`` in ``mode``."""
+                  special_orders: bool = False, profile: str | None = None) -> "TableRules":
+        """The rules in force at a table of ``players`` playing ``level`` in ``mode``.
+
+        With a timing ``profile`` the table plays the Eilauftrag (real time).
+        """
         if not self.min_players <= players <= self.max_players:
             raise InputError(self.source, "players", f"{players} players is not allowed; "
                                                      f"allowed: {self.min_players} to "
@@ -94,7 +99,8 @@ class RuleSet:
             raise InputError(self.source, "mode", f"{mode!r} is not allowed; allowed values: "
                                                   f"{', '.join(MODES)}")
         chosen = self.level(level)
-        table = TableRules(self, chosen, players, mode, special_orders)
+        timing = self.timing.profile(profile) if profile is not None else None
+        table = TableRules(self, chosen, players, mode, special_orders, timing)
         if len(table.pool) < table.cards_to_fulfil:
             raise InputError(self.levels_source, f"levels.{chosen.name}",
                              f"the catalogue has {len(table.pool)} cards of tiers "
@@ -112,6 +118,8 @@ class TableRules:
     players: int
     mode: str
     special_orders: bool
+    timing: Profile | None = None
+    """The bakers' timing profile in the Eilauftrag; ``None`` in turn mode."""
 
     @property
     def cards_to_fulfil(self) -> int:
@@ -144,20 +152,22 @@ class TableRules:
             "record_hunt_piece": r.record_hunt_piece if self.players == 1 else 0,
             "rush_every": r.rush_every if self.special_orders else 0,
             "rush_moves": r.rush_moves, "mode": MODES.index(self.mode),
+            "timing": (self.timing.arrays(r.hand_size * r.plates) if self.timing is not None
+                       else np.zeros(0)),
         }
 
 
 def load_rules(path: str | Path | None = None, levels: str | Path | None = None,
-               cards: str | Path | None = None) -> RuleSet:
-    """Read and validate a rule set, its levels and its card catalogue."""
+               cards: str | Path | None = None, timing: str | Path | None = None) -> RuleSet:
+    """Read and validate a rule set, its levels, its card catalogue and its timing model."""
     path = Path(path) if path is not None else DEFAULT_RULES
     levels = Path(levels) if levels is not None else DEFAULT_LEVELS
-    return parse_rules(read_toml(path, "rule-set"), str(path),
-                       read_toml(levels, "levels"), str(levels), load_catalogue(cards))
+    return parse_rules(read_toml(path, "rule-set"), str(path), read_toml(levels, "levels"),
+                       str(levels), load_catalogue(cards), load_timing(timing))
 
 
 def parse_rules(data: dict, source: str, level_data: dict, level_source: str,
-                catalogue: Catalogue) -> RuleSet:
+                catalogue: Catalogue, timing: Timing) -> RuleSet:
     """Validate parsed rule-set and level tables into a RuleSet."""
     top = Table(data, source)
     top.only(["name", "pieces", "table", "points", "special_orders"])
@@ -191,8 +201,8 @@ def parse_rules(data: dict, source: str, level_data: dict, level_source: str,
         rush_every=special.int_in("rush_every", 1, 100),
         rush_moves=special.int_in("rush_moves", 1, 100),
         special_sachertorte=special.get("sachertorte", bool),
-        levels=_levels(level_data, level_source), catalogue=catalogue, source=source,
-        levels_source=level_source)
+        levels=_levels(level_data, level_source), catalogue=catalogue, timing=timing,
+        source=source, levels_source=level_source)
 
 
 def _levels(data: dict, source: str) -> tuple[Level, ...]:

@@ -7,7 +7,7 @@ import pytest
 from tests.games.speedtorte.conftest import LEVELS, assert_parity, table_of
 
 SETTINGS = list(itertools.product((1, 2, 3, 5), ("signals", "silence", "open_hands",
-                                                 "special_orders")))
+                                                 "special_orders", "eilauftrag")))
 
 
 @pytest.mark.parametrize(("players", "variant"), SETTINGS)
@@ -20,6 +20,13 @@ def test_kernel_matches_reference(players, variant):
 def test_mixed_and_random_bakers(level):
     assert_parity(table_of(3, level, "signals", ("random", "team", "greedy")), seed=2,
                   first=0, games=40)
+
+
+@pytest.mark.parametrize("profile", ["adult", "novice"])
+def test_real_time_with_every_profile_and_mixed_bakers(profile):
+    table = table_of(4, LEVELS[2], "eilauftrag", ("random", "team", "greedy", "team"),
+                     profile)
+    assert_parity(table, seed=6, first=0, games=40)
 
 
 @pytest.mark.slow
