@@ -32,3 +32,21 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, message):
     assert main(["speedtorte", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("cakesim: error:") and message in err and "Traceback" not in err
+
+
+def test_the_daily_puzzle_prints_the_deal_and_the_verdict(capsys):
+    assert main(["speedtorte", "daily", "2026-12-01", "--level", "Lehrling"]) == 0
+    out = capsys.readouterr().out
+    assert "2026-12-01" in out and "Lehrling" in out and "Winnable" in out
+    assert main(["speedtorte", "daily", "2026-12-01", "--level", "lehrling"]) == 0
+    again = capsys.readouterr().out
+    # The same puzzle, however the level is spelt (only the search's seconds differ).
+    assert again.split(" s; ")[0].rsplit(" in ", 1)[0] == out.split(" s; ")[0].rsplit(" in ", 1)[0]
+
+
+def test_a_bad_date_or_level_is_refused(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["speedtorte", "daily", "2026-13-01"])
+    assert stop.value.code == 2 and "is not a date like 2026-12-01" in capsys.readouterr().err
+    assert main(["speedtorte", "daily", "2026-12-01", "--level", "Bäcker"]) == 2
+    assert "'Bäcker' is not a level" in capsys.readouterr().err
