@@ -2,6 +2,7 @@
 
 import shlex
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
 
 import pandas as pd
@@ -85,14 +86,23 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
             question = Question(half_width=experiment.plan.half_width)
             plan = plan_tables(experiment.tables, question, experiment.plan.games,
                                experiment.seed, n_jobs, progress)
+        sections = analyse_sections(experiment, runs, n_jobs) if write else {}
     report = None
     if write:
         out = Path(out) if out is not None else Path("reports") / experiment.name
         command = f"cakesim run {shlex.quote(str(experiment.path))} --seed {experiment.seed}"
         if games is not None:
             command += f" --games {games}"
-        report = write_report(experiment, runs, out, command, plan)
+        report = write_report(experiment, runs, out, command, plan, sections)
     return ExperimentResult(experiment, runs, report, plan)
+
+
+def analyse_sections(experiment: Experiment, runs: list[TableRun],
+                     n_jobs: int = -1) -> dict[str, dict]:
+    """Every game-specific section of the experiment (e.g. ``[budgets]``), analysed."""
+    modules = get_game(experiment.game).experiment_sections if experiment.sections else {}
+    return {name: import_module(modules[name]).analyse(experiment, runs, config, n_jobs)
+            for name, config in experiment.sections.items()}
 
 
 def plan(path: str | Path, half_width: float | None = None, effect: float | None = None,
@@ -129,7 +139,7 @@ def ci_run(path: str | Path, n_jobs: int = -1,
             for table, count in zip(experiment.tables, experiment.table_games, strict=True)]
     tests = [sequential_test(experiment.table_named(c.table), experiment.seed, c)
              for c in experiment.ci.sprt]
-    return make_baseline(experiment, runs, tests), tests
+    return make_baseline(experiment, runs, tests, analyse_sections(experiment, runs, n_jobs)), tests
 
 
 def baseline(path: str | Path, n_jobs: int = -1, progress: bool = False) -> Path:

@@ -10,6 +10,7 @@ all numbers of the experiment) and a significant move fails the check.
 
 import json
 from dataclasses import dataclass, field
+from importlib import import_module
 from pathlib import Path
 
 import pandas as pd
@@ -17,6 +18,7 @@ import pandas as pd
 from cakesim.errors import InputError
 from cakesim.experiment import Experiment
 from cakesim.fingerprint import code_version, digest, table_digest
+from cakesim.games import get_game
 from cakesim.report import summarise
 from cakesim.runner import TableRun
 from cakesim.sprt import SprtResult
@@ -25,13 +27,18 @@ from cakesim.stats import holm, two_sample_p, z_value
 BASELINE_DIR = Path("reports/baselines")
 
 
+def _with_se(numbers: dict[str, dict]) -> dict[str, dict]:
+    """Each estimate with the standard error its 95 % interval implies."""
+    z = z_value()
+    return {name: {**e, "se": (e["high"] - e["low"]) / (2 * z)} for name, e in numbers.items()}
+
+
 def headline_numbers(summary: dict) -> dict[str, dict]:
     """Every number a report's tables state, by name: value, interval, standard error."""
-    z = z_value()
     numbers = {}
 
     def put(name: str, estimate: dict) -> None:
-        numbers[name] = {**estimate, "se": (estimate["high"] - estimate["low"]) / (2 * z)}
+        numbers[name] = estimate
 
     for t in summary["tables"]:
         if "win_rate" in t:
@@ -49,7 +56,7 @@ def headline_numbers(summary: dict) -> dict[str, dict]:
                 c["first_seat_win_share_difference"])
     for item in summary.get("items", ()):
         put(f"{item['item']} | fulfilled share once shown", item["fulfilled_share"])
-    return numbers
+    return _with_se(numbers)
 
 
 def config_hash(experiment: Experiment) -> str:
@@ -63,15 +70,19 @@ def results_digest(runs: list[TableRun]) -> str:
     return digest([run.totals for run in runs])
 
 
-def make_baseline(experiment: Experiment, runs: list[TableRun],
-                  sprt: list[SprtResult]) -> dict:
-    """The baseline record of a CI-sized run."""
+def make_baseline(experiment: Experiment, runs: list[TableRun], sprt: list[SprtResult],
+                  sections: dict | None = None) -> dict:
+    """The baseline record of a CI-sized run (with its game-specific sections' numbers)."""
+    numbers = headline_numbers(summarise(experiment, runs))
+    modules = get_game(experiment.game).experiment_sections if sections else {}
+    for name, data in (sections or {}).items():
+        numbers |= _with_se(import_module(modules[name]).numbers(data))
     return {
         "experiment": experiment.name, "code_version": code_version(),
         "seed": experiment.seed, "games_per_table": experiment.table_games,
         "config_hash": config_hash(experiment), "results_digest": results_digest(runs),
         "level": experiment.ci.level,
-        "numbers": headline_numbers(summarise(experiment, runs)),
+        "numbers": numbers,
         "sprt": [r.as_dict() for r in sprt],
     }
 

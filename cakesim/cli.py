@@ -106,6 +106,17 @@ def _parser() -> argparse.ArgumentParser:
     levels.add_argument("--n-jobs", type=_jobs, default=-1)
     levels.set_defaults(handler=_speedtorte_levels)
 
+    budget = tools.add_parser("budget", help="the Eilauftrag time budget for a target win rate")
+    budget.add_argument("--level", required=True)
+    budget.add_argument("--players", type=_positive, required=True)
+    budget.add_argument("--target", type=_share, required=True, help="win rate, e.g. 0.6")
+    budget.add_argument("--profile", help="timing profile: adult (default) or novice")
+    budget.add_argument("--games", type=_positive, default=10_000)
+    budget.add_argument("--seed", type=_natural, default=20261201)
+    budget.add_argument("--timing", help="timing file (default: the published timing model)")
+    budget.add_argument("--n-jobs", type=_jobs, default=-1)
+    budget.set_defaults(handler=_speedtorte_budget)
+
     reports = commands.add_parser("reports", help="regenerate reports/index.md")
     reports.set_defaults(handler=_reports)
 
@@ -271,6 +282,16 @@ def _speedtorte_levels(args) -> int:
                              args.variant, games=args.games, seed=args.seed,
                              n_jobs=args.n_jobs)
     print(format_recommendation(table, args.players, args.variant, args.games, args.seed))
+    return 0
+
+
+def _speedtorte_budget(args) -> int:
+    from cakesim.games.speedtorte.budgets import recommend_budget
+    from cakesim.games.speedtorte.rules import load_rules
+
+    rules = load_rules(timing=args.timing)
+    print(recommend_budget(rules, args.level, args.players, args.target, args.profile,
+                           args.games, args.seed, n_jobs=args.n_jobs))
     return 0
 
 

@@ -9,6 +9,7 @@ naming the file and the key.
 
 import itertools
 from dataclasses import dataclass, field
+from importlib import import_module
 from pathlib import Path
 
 from cakesim.errors import InputError
@@ -77,6 +78,8 @@ class Experiment:
     config: dict = field(default_factory=dict)
     ci: CiSize | None = None
     plan: PilotPlan | None = None
+    sections: dict = field(default_factory=dict)
+    """Game-specific analyses (e.g. Speedtorte's ``[budgets]``): name -> parsed config."""
 
     def table_named(self, label: str) -> TableSpec:
         """The table labelled ``label``; an InputError lists the labels there are."""
@@ -110,7 +113,9 @@ def load_experiment(name_or_path: str, games: int | None = None,
     source = str(path)
     config = read_toml(path, "experiment")
     top = Table(config, source)
-    top.only(["experiment", "strategies", "tables", "ci", "plan"])
+    game = get_game(top.sub("experiment").get("game", str, choices=GAMES))
+    sections = getattr(game, "experiment_sections", {})
+    top.only(["experiment", "strategies", "tables", "ci", "plan", *sections])
     ci_size = _ci_size(top) if "ci" in top.data else None
     if ci:
         if ci_size is None:
@@ -119,7 +124,6 @@ def load_experiment(name_or_path: str, games: int | None = None,
         games = games if games is not None else ci_size.games
         seed = seed if seed is not None else ci_size.seed
     head = top.sub("experiment")
-    game = get_game(head.get("game", str, choices=GAMES))
     overrides = getattr(game, "rule_overrides", {})
     head.only(["name", "title", "question", "game", "seed", "games", "chunk_size",
                "keep_rows", *game.rule_files, *overrides])
@@ -198,7 +202,12 @@ def load_experiment(name_or_path: str, games: int | None = None,
         chunk_size=head.int_in("chunk_size", 1, 10**8, DEFAULT_CHUNK),
         keep_rows=head.int_in("keep_rows", 0, 10**9, DEFAULT_KEEP_ROWS),
         rules_source=rules.source, tables=tables, table_games=table_games, skipped=skipped,
-        config=config, ci=ci_size, plan=_pilot_plan(top) if "plan" in top.data else None)
+        config=config, ci=ci_size, plan=_pilot_plan(top) if "plan" in top.data else None,
+        sections={name: import_module(module).parse(top.sub(name))
+                  for name, module in sections.items() if name in top.data})
+    # A section's own runs (e.g. sensitivity) never play more games than a table does.
+    experiment.sections = {name: config.at_most(games)
+                           for name, config in experiment.sections.items()}
     for index, claim in enumerate(ci_size.sprt if ci_size else ()):
         labels = [t.label for t in tables]
         where = Table({}, source, f"ci.sprt[{index}]")

@@ -2,6 +2,7 @@
 
 import json
 from datetime import UTC, datetime
+from importlib import import_module
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -112,10 +113,11 @@ def headline(summary: dict) -> str:
 
 
 def write_report(experiment, runs, out: Path, command: str,
-                 plan: pd.DataFrame | None = None) -> Path:
+                 plan: pd.DataFrame | None = None, sections: dict | None = None) -> Path:
     """Write the whole report folder; return the path of report.md.
 
-    ``plan`` is the sample-size planner's pilot result, reported when given.
+    ``plan`` is the sample-size planner's pilot result, reported when given; ``sections``
+    the game-specific analyses (name -> data), each rendered by its game's module.
     """
     out.mkdir(parents=True, exist_ok=True)
     summary = summarise(experiment, runs)
@@ -127,7 +129,6 @@ def write_report(experiment, runs, out: Path, command: str,
                                   "seed": experiment.seed,
                                   "half_width": experiment.plan.half_width,
                                   "seats": plan.to_dict(orient="records")}
-    (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
     frames = [run.rows for run in runs if len(run.rows)]
     if frames:
         rows = pd.concat(frames, ignore_index=True)
@@ -139,8 +140,16 @@ def write_report(experiment, runs, out: Path, command: str,
         plot = cooperative.plot_win_rate(summary, out / "win_rate.png")
     else:
         plot = plot_seat_win_share(summary, out / "seat_win_share.png")
+    extra = []
+    modules = get_game(experiment.game).experiment_sections if sections else {}
+    for name, data in (sections or {}).items():
+        module = import_module(modules[name])
+        summary.setdefault("sections", {})[name] = data
+        summary["headline"] = module.headline(data)
+        extra += module.markdown(data, module.plot(data, runs, summary, out))
+    (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
     report = out / "report.md"
-    report.write_text(_markdown(summary, plot.name, runs))
+    report.write_text(_markdown(summary, plot.name, extra))
     return report
 
 
@@ -168,7 +177,7 @@ def plot_seat_win_share(summary: dict, path: Path) -> Path:
     return save_figure(fig, summary, "seat win share", path)
 
 
-def _markdown(summary: dict, plot: str, runs) -> str:
+def _markdown(summary: dict, plot: str, sections: list[str]) -> str:
     lines = [f"# {summary['title'] or summary['experiment']}", ""]
     if summary["question"]:
         lines += [f"**Question.** {summary['question']}", ""]
@@ -178,6 +187,7 @@ def _markdown(summary: dict, plot: str, runs) -> str:
                   *cooperative.markdown(summary)]
     else:
         lines += _competitive(summary, plot)
+    lines += sections
     if summary["skipped"]:
         lines += ["## Not run", ""] + [f"- {s}" for s in dict.fromkeys(summary["skipped"])]
         lines.append("")

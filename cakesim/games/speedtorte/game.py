@@ -42,6 +42,9 @@ class Speedtorte:
     variants = VARIANTS
     table_options = ("level", "profile")
     option_defaults: ClassVar[dict[str, str]] = {"level": "Lehrling", "profile": "adult"}
+    experiment_sections: ClassVar[dict[str, str]] = {
+        "budgets": "cakesim.games.speedtorte.budget_report"}
+    """Experiment sections this game analyses, and the module that does it."""
     rule_files: ClassVar[dict[str, str]] = {"rules": "path", "levels": "levels",
                                             "cards": "cards", "timing": "timing"}
 
@@ -118,11 +121,17 @@ class Speedtorte:
         return Chunk(first_game, {}, game, item)
 
     def bench_tables(self, rules: RuleSet) -> list[tuple[str, TableSpec]]:
-        """The benchmark's tables: team bakers at 1..5 players, random bakers at 3, Konditor."""
-        return [(name, self.table(rules, players, [named_strategy(name)] * players,
-                                  level="Konditor"))
-                for name, counts in (("team", (1, 2, 3, 4, 5)), ("random", (3,)))
-                for players in counts]
+        """The benchmark's tables, Konditor: team bakers at 1..5 players, random bakers at 3,
+        and the Eilauftrag (real time) at 2..5."""
+        turns = [(name, self.table(rules, players, [named_strategy(name)] * players,
+                                   level="Konditor"))
+                 for name, counts in (("team", (1, 2, 3, 4, 5)), ("random", (3,)))
+                 for players in counts]
+        real_time = [("team eilauftrag", self.table(rules, players,
+                                                    [named_strategy("team")] * players,
+                                                    "eilauftrag", level="Konditor"))
+                     for players in (2, 3, 4, 5)]
+        return turns + real_time
 
     def reference_outcome(self, table: TableSpec, seed: int, index: int) -> tuple:
         """Every per-game metric, from the reference engine."""

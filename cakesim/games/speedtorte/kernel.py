@@ -11,7 +11,7 @@ import numpy as np
 
 from cakesim.games.speedtorte.cards import card_met
 from cakesim.games.speedtorte.strategies import NO_SIGNAL, choose_move, choose_signal, fits
-from cakesim.jit import jit
+from cakesim.jit import jit, jit_borrowing
 from cakesim.seeding import DEAL_STREAM, DECISION_STREAM, new_stream, shuffle_in_place, uniform
 
 SILENCE, OPEN_HANDS = 1, 2
@@ -34,7 +34,7 @@ def deal(seed, game, box, pool):
     return pieces, deck
 
 
-@jit
+@jit_borrowing
 def lognormal_noise(stream, sigma):
     """A lognormal factor with median 1 and log-spread ``sigma`` (Box-Muller)."""
     u = 1.0 - uniform(stream)
@@ -42,7 +42,7 @@ def lognormal_noise(stream, sigma):
     return np.exp(sigma * np.sqrt(-2.0 * np.log(u)) * np.cos(2.0 * np.pi * v))
 
 
-@jit
+@jit_borrowing
 def tops_met(program, card, tops, type_flavour, type_candles, flavour_buf, candle_buf):
     """Whether ``card`` is met by the top pieces (the catalogue's op codes decide)."""
     for p in range(tops.shape[0]):
@@ -51,7 +51,7 @@ def tops_met(program, card, tops, type_flavour, type_candles, flavour_buf, candl
     return card_met(program, card, flavour_buf, candle_buf)
 
 
-@jit
+@jit_borrowing
 def lay_out(pieces, tops, hands, hand_counts):
     """Plates first, then each hand, the rest is the supply; returns the pieces drawn."""
     drawn = 0
@@ -66,7 +66,7 @@ def lay_out(pieces, tops, hands, hand_counts):
     return drawn
 
 
-@jit
+@jit_borrowing
 def open_order_cards(deck, cards_to_fulfil, queue, display, shown_at, rush_deadline, count,
                      tops, program, type_flavour, type_candles, flavour_buf, candle_buf,
                      card_shown):
@@ -97,7 +97,7 @@ def open_order_cards(deck, cards_to_fulfil, queue, display, shown_at, rush_deadl
         rush_deadline[slot] = 0
 
 
-@jit
+@jit_borrowing
 def place_and_draw(baker, slot, plate, hands, hand_counts, tops, pieces, count):
     """Put the hand piece on the plate, then draw one from the supply while it lasts."""
     tops[plate] = hands[baker, slot]
@@ -112,7 +112,7 @@ def place_and_draw(baker, slot, plate, hands, hand_counts, tops, pieces, count):
     count[MOVES] += 1
 
 
-@jit
+@jit_borrowing
 def check_order_cards(display, shown_at, rush_deadline, queue, count, tops, program,
                       card_points, rush_every, rush_moves, type_flavour, type_candles,
                       flavour_buf, candle_buf, card_shown, card_fulfilled, card_wait):
@@ -142,7 +142,7 @@ def check_order_cards(display, shown_at, rush_deadline, queue, count, tops, prog
             changed = True
 
 
-@jit
+@jit_borrowing
 def expire_rush_cards(rush_deadline, queue, deck, count):
     """A rush card not met in time stays as a normal card; one more card goes under."""
     for slot in range(rush_deadline.shape[0]):
@@ -156,7 +156,7 @@ def expire_rush_cards(rush_deadline, queue, deck, count):
                 count[TO_FULFIL] += 1
 
 
-@jit
+@jit_borrowing
 def next_with_pieces(hand_counts, baker):
     """The next baker after ``baker`` who holds pieces (-1 if none other does)."""
     players = hand_counts.shape[0]
@@ -167,7 +167,7 @@ def next_with_pieces(hand_counts, baker):
     return -1
 
 
-@jit
+@jit_borrowing
 def legal_count(hand, count, tops, type_flavour, type_candles, sacher):
     """The baker's legal placements: pieces times the plates each fits."""
     legal = 0
@@ -245,7 +245,7 @@ def play_games(seed, first_game, players, box, type_flavour, type_candles, sache
                     card_at_loss[g, display[slot]] += 1
 
 
-@jit
+@jit_borrowing
 def _after_placement(state, baker, deck, params, program, card_points, rush_every,
                      rush_moves, mode, met_mask, type_flavour, type_candles, sacher,
                      card_shown, card_fulfilled, card_wait):
@@ -267,7 +267,7 @@ def _after_placement(state, baker, deck, params, program, card_points, rush_ever
     return False
 
 
-@jit
+@jit_borrowing
 def _turns(state, pieces, deck, params, program, card_points, rush_every, rush_moves, mode,
            met_mask, one_away, type_flavour, type_candles, sacher, stream, card_shown,
            card_fulfilled, card_wait):
@@ -295,7 +295,7 @@ def _turns(state, pieces, deck, params, program, card_points, rush_every, rush_m
         baker = (baker + 1) % players
 
 
-@jit
+@jit_borrowing
 def _real_time(state, pieces, deck, params, program, card_points, rush_every, rush_moves,
                mode, met_mask, one_away, type_flavour, type_candles, sacher, stream, timing,
                lands_at, started_at, target, changed_at, card_shown, card_fulfilled,
@@ -337,7 +337,7 @@ def _real_time(state, pieces, deck, params, program, card_points, rush_every, ru
                                lands_at, started_at, target)
 
 
-@jit
+@jit_borrowing
 def _start_attempt(baker, clock, state, params, card_points, mode, met_mask, one_away,
                    type_flavour, type_candles, sacher, stream, timing, lands_at, started_at,
                    target):

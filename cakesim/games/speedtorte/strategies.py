@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cakesim.errors import InputError
-from cakesim.jit import jit
+from cakesim.jit import jit_borrowing
 from cakesim.seeding import below
 from cakesim.tables import Table
 
@@ -110,7 +110,7 @@ def strategy_arrays(bakers: list[Baker]) -> np.ndarray:
     return np.stack([b.params for b in bakers])
 
 
-@jit
+@jit_borrowing
 def fits(piece, top, type_flavour, type_candles, sacher):
     """Same flavour or same candles; the Sachertorte fits everywhere and takes anything."""
     if piece == sacher or top == sacher:
@@ -119,7 +119,7 @@ def fits(piece, top, type_flavour, type_candles, sacher):
             or type_candles[piece] == type_candles[top])
 
 
-@jit
+@jit_borrowing
 def board_with(tops, plate, piece, piece_types):
     """The board code of the tops with ``piece`` on ``plate`` (plate 0 most significant)."""
     code = 0
@@ -128,13 +128,13 @@ def board_with(tops, plate, piece, piece_types):
     return code
 
 
-@jit
+@jit_borrowing
 def is_met(met_mask, board, card):
     """Whether ``card`` is met on ``board``, from the table of met cards."""
     return (met_mask[board, card >> 6] >> np.uint64(card & 63)) & np.uint64(1) == 1
 
 
-@jit
+@jit_borrowing
 def plates_missing(met_mask, one_away, board, card):
     """0 if met, 1 if one top piece could change to meet it, else 2."""
     if is_met(met_mask, board, card):
@@ -144,7 +144,7 @@ def plates_missing(met_mask, one_away, board, card):
     return 2
 
 
-@jit
+@jit_borrowing
 def fitting_count(hand, hand_count, skip, tops, plate, piece, type_flavour, type_candles,
                   sacher):
     """How many of ``hand`` (but slot ``skip``) fit some plate once ``piece`` is on ``plate``."""
@@ -160,7 +160,7 @@ def fitting_count(hand, hand_count, skip, tops, plate, piece, type_flavour, type
     return count
 
 
-@jit
+@jit_borrowing
 def kinds_that_fit(tops, plate, piece, type_flavour, type_candles, sacher):
     """How many piece kinds but the Sachertorte fit some plate once ``piece`` is on ``plate``."""
     count = 0
@@ -175,7 +175,7 @@ def kinds_that_fit(tops, plate, piece, type_flavour, type_candles, sacher):
     return count
 
 
-@jit
+@jit_borrowing
 def choose_move(params, baker, hands, hand_counts, tops, display, card_points, met_mask,
                 one_away, signals, signal_args, next_baker, open_hands, type_flavour,
                 type_candles, sacher, stream):
@@ -266,7 +266,7 @@ def choose_move(params, baker, hands, hand_counts, tops, display, card_points, m
     return best_move
 
 
-@jit
+@jit_borrowing
 def _asked_to_keep(signals, baker):
     """Whether another baker has a plate or a card they asked the others to leave alone."""
     for other in range(signals.shape[0]):
@@ -275,7 +275,7 @@ def _asked_to_keep(signals, baker):
     return False
 
 
-@jit
+@jit_borrowing
 def choose_signal(params, hand, count, tops, display, met_mask, type_flavour, type_candles,
                   sacher):
     """``(signal, argument)`` a baker gives after placing, from its own hand only."""

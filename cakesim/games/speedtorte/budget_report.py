@@ -1,0 +1,218 @@
+"""The ``[budgets]`` section of an Eilauftrag experiment: analysis, report text and plot.
+
+For every Eilauftrag table: the finishing times of games won without a clock, the win
+rate at the seed's budget, the budget for each target win rate with a bootstrap
+interval; for the sensitivity tables, how far those budgets move when each timing
+parameter changes by ±20 %; and whether "+15 s for two players" matches the measured
+difference between two and three players.
+"""
+
+import math
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from cakesim.figures import save_figure
+from cakesim.games.speedtorte.budgets import (
+    BudgetQuestion,
+    bootstrap_budgets,
+    budget_estimate,
+    clock,
+    finishing_seconds,
+    interval,
+    parse_question,
+    sensitivity,
+    win_rate_at,
+)
+from cakesim.stats import wilson
+from cakesim.text import percent
+
+parse = parse_question
+
+
+def analyse(experiment, runs, question: BudgetQuestion, n_jobs: int = -1) -> dict:
+    """Every number of the section, from the experiment's runs (rows must be complete)."""
+    tables, seconds_of = [], {}
+    for index, run in enumerate(runs):
+        t = run.table
+        if t.rules.timing is None:
+            continue
+        if not run.rows_complete:
+            raise ValueError(f"{t.label}: the budget analysis needs every game's row; raise "
+                             "keep_rows above the game count")
+        timing = t.rules.rules.timing
+        seconds = finishing_seconds(run.rows)
+        seconds_of[t.label] = seconds
+        won = seconds[np.isfinite(seconds)]
+        seed_budget = timing.seed_budget(t.rules.level.name, t.players)
+        tables.append({
+            "label": t.label, "level": t.rules.level.name, "players": t.players,
+            "profile": t.rules.timing.name, "games": int(seconds.size),
+            "win_rate_without_clock": wilson(float(np.isfinite(seconds).mean()),
+                                             seconds.size).as_dict(),
+            "median_finish": float(np.median(won)) if won.size else math.nan,
+            "finish_90": float(np.percentile(won, 90)) if won.size else math.nan,
+            "seed_budget": seed_budget,
+            "win_rate_at_seed_budget": win_rate_at(seconds, seed_budget).as_dict(),
+            "budgets": [budget_estimate(seconds, target, question.bootstrap,
+                                        experiment.seed + index)
+                        for target in question.targets],
+        })
+    moves = []
+    for run in runs:
+        if run.table.rules.timing is not None and (
+                run.table.players in question.sensitivity_players):
+            moves += sensitivity(run.table, question, experiment.seed, n_jobs)
+    return {"targets": list(question.targets), "bootstrap": question.bootstrap,
+            "sensitivity_games": question.sensitivity_games, "tables": tables,
+            "sensitivity": moves,
+            "two_players": _two_players(tables, seconds_of, question, experiment.seed)}
+
+
+def _two_players(tables, seconds_of, question, seed) -> list[dict]:
+    """Per level and target: the 2-player budget minus the 3-player one, with interval."""
+    found = []
+    for two in (t for t in tables if t["players"] == 2):
+        three = next((t for t in tables if t["players"] == 3 and t["level"] == two["level"]
+                      and t["profile"] == two["profile"]), None)
+        if three is None:
+            continue
+        for k, target in enumerate(question.targets):
+            a = bootstrap_budgets(seconds_of[two["label"]], target, question.bootstrap, seed + k)
+            b = bootstrap_budgets(seconds_of[three["label"]], target, question.bootstrap,
+                                  seed + 100 + k)
+            low, high = interval(a - b)
+            found.append({"level": two["level"], "target": target,
+                          "difference": two["budgets"][k]["value"] - three["budgets"][k]["value"],
+                          "low": low, "high": high})
+    return found
+
+
+def headline(data: dict) -> str:
+    """The answer in one line: does the seed's budget bind, and what would hit the targets."""
+    binding = [t for t in data["tables"]
+               if t["win_rate_without_clock"]["value"] - t["win_rate_at_seed_budget"]["value"]
+               > 0.01]
+    slowest = max(data["tables"], key=lambda t: t["finish_90"])
+    top = data["targets"][-1]
+    reach = [b["value"] for t in data["tables"] for b in t["budgets"]
+             if b["target"] == top and not math.isnan(b["value"])]
+    span = f"{clock(min(reach))}-{clock(max(reach))}" if reach else "out of reach everywhere"
+    return (f"The seed's budgets bind at {len(binding)} of {len(data['tables'])} tables: 90 % "
+            f"of won games end by {clock(slowest['finish_90'])} even for "
+            f"{slowest['label'].rsplit(' ', 2)[0]}; budgets for {100 * top:g} % wins are "
+            f"{span} where reachable.")
+
+
+def numbers(data: dict) -> dict[str, dict]:
+    """The section's headline numbers for baselines: budgets and win rates with intervals."""
+    found = {}
+    for t in data["tables"]:
+        found[f"{t['label']} | win rate at the seed's budget"] = t["win_rate_at_seed_budget"]
+        for b in t["budgets"]:
+            if not math.isnan(b["value"]) and not math.isnan(b["low"]):
+                found[f"{t['label']} | budget for {100 * b['target']:g} % wins (s)"] = {
+                    "value": b["value"], "low": b["low"], "high": b["high"],
+                    "n": t["games"]}
+    return found
+
+
+def markdown(data: dict, plot: str) -> list[str]:
+    """The section as report text."""
+    targets = data["targets"]
+    lines = ["## Eilauftrag time budgets", "", f"**{headline(data)}**", "",
+             "Games are played without a clock; a game won after T seconds is won under every "
+             "budget of at least T. Budget intervals: bootstrap over games "
+             f"({data['bootstrap']:,} replicates, 95 % percentile); win-rate intervals: "
+             "Wilson 95 %.", "", f"![finishing times]({plot})", "",
+             "| table | won without clock | median win | 90 % of wins by | seed's budget | "
+             "wins at seed's budget | " + " | ".join(f"budget for {100 * t:g} % wins"
+                                                    for t in targets) + " |",
+             "|---|---|---|---|---|---|" + "---|" * len(targets)]
+    for t in data["tables"]:
+        budgets = " | ".join(_budget(b) for b in t["budgets"])
+        lines.append(f"| {t['label']} | {percent(t['win_rate_without_clock'])} | "
+                     f"{clock(t['median_finish'])} | {clock(t['finish_90'])} | "
+                     f"{clock(t['seed_budget'])} | {percent(t['win_rate_at_seed_budget'])} | "
+                     f"{budgets} |")
+    lines.append("")
+    lines += ["\"Out of reach\": fewer games than the target are won even without a clock, so "
+              "no budget gives that win rate; the level's cards, not its time, must change.",
+              ""]
+    reachable = [m for m in data["sensitivity"] if not math.isnan(m["base_budget"])]
+    if reachable:
+        lines += ["### How far the budgets move when a timing parameter changes by ±20 %", "",
+                  f"{data['sensitivity_games']:,} games per setting, same deals; the change of "
+                  "the budget for each target in seconds (targets out of reach left out).", "",
+                  "| table | target | parameter | -20 % | +20 % |", "|---|---|---|---|---|"]
+        for up in (m for m in reachable if m["factor"] > 1):
+            down = next(m for m in reachable if m["factor"] < 1 and m["table"] == up["table"]
+                        and m["target"] == up["target"] and m["parameter"] == up["parameter"])
+            lines.append(f"| {up['table']} | {100 * up['target']:g} % | {up['parameter']} | "
+                         f"{_shift(down)} | {_shift(up)} |")
+        lines.append("")
+    if data["two_players"]:
+        lines += ["### Is \"+15 s for two players\" right?", "",
+                  "The budget two players need minus the budget three players need, for the "
+                  "same level and target (95 % bootstrap interval):", "",
+                  "| level | target | 2 players minus 3 players | verdict |", "|---|---|---|---|"]
+        for d in data["two_players"]:
+            lines.append(f"| {d['level']} | {100 * d['target']:g} % | {_seconds(d)} | "
+                         f"{_verdict(d)} |")
+        lines.append("")
+    return lines
+
+
+def plot(data: dict, runs, summary: dict, out: Path) -> str:
+    """Finishing-time CDF per level, a line per player count, seed's and 80 % budgets."""
+    levels = list(dict.fromkeys(t["level"] for t in data["tables"]))
+    fig, axes = plt.subplots(1, len(levels), figsize=(4 * len(levels), 3.6), squeeze=False,
+                             sharey=True)
+    by_label = {run.table.label: run for run in runs}
+    for ax, level in zip(axes[0], levels, strict=True):
+        for t in (t for t in data["tables"] if t["level"] == level):
+            seconds = np.sort(finishing_seconds(by_label[t["label"]].rows))
+            shares = np.arange(1, seconds.size + 1) / seconds.size
+            line = ax.step(seconds[np.isfinite(seconds)], shares[np.isfinite(seconds)],
+                           where="post", label=f"{t['players']} players")[0]
+            ax.axvline(t["seed_budget"], color=line.get_color(), linestyle=":", linewidth=1)
+            last = t["budgets"][-1]["value"]
+            if not math.isnan(last):
+                ax.axvline(last, color=line.get_color(), linestyle="--", linewidth=1)
+        ax.set_title(level)
+        ax.set_xlabel("seconds to the win")
+        ax.set_xlim(left=0)
+    axes[0][0].set_ylabel("share of games won by then")
+    axes[0][0].legend(fontsize=7, title=f"dotted: seed's budget; dashed: "
+                                        f"{100 * data['targets'][-1]:g} % budget",
+                      title_fontsize=6)
+    return save_figure(fig, summary, "Eilauftrag finishing times", out / "finishing_times.png").name
+
+
+def _budget(b: dict) -> str:
+    if math.isnan(b["value"]):
+        return "out of reach"
+    if math.isnan(b["low"]):
+        return f"{clock(b['value'])} [interval reaches out of reach]"
+    return f"{clock(b['value'])} [{clock(b['low'])}, {clock(b['high'])}]"
+
+
+def _shift(move: dict) -> str:
+    if math.isnan(move["budget"]) or math.isnan(move["base_budget"]):
+        return "out of reach"
+    return f"{move['budget'] - move['base_budget']:+.1f} s"
+
+
+def _seconds(d: dict) -> str:
+    if math.isnan(d["low"]):
+        return "out of reach"
+    return f"{d['difference']:+.1f} s [{d['low']:+.1f}, {d['high']:+.1f}]"
+
+
+def _verdict(d: dict) -> str:
+    if math.isnan(d["low"]):
+        return "—"
+    if d["low"] <= 15 <= d["high"]:
+        return "+15 s fits"
+    return "two players need more than +15 s" if d["low"] > 15 else "+15 s is too much"
