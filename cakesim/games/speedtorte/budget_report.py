@@ -55,6 +55,8 @@ def analyse(experiment, runs, question: BudgetQuestion, n_jobs: int = -1) -> dic
             "finish_90": float(np.percentile(won, 90)) if won.size else math.nan,
             "seed_budget": seed_budget,
             "win_rate_at_seed_budget": win_rate_at(seconds, seed_budget).as_dict(),
+            "time_points_at_seed_budget": _time_points(seconds, seed_budget,
+                                                       timing.points_every),
             "budgets": [budget_estimate(seconds, target, question.bootstrap,
                                         experiment.seed + index)
                         for target in question.targets],
@@ -68,6 +70,12 @@ def analyse(experiment, runs, question: BudgetQuestion, n_jobs: int = -1) -> dic
             "sensitivity_games": question.sensitivity_games, "tables": tables,
             "sensitivity": moves,
             "two_players": _two_players(tables, seconds_of, question, experiment.seed)}
+
+
+def _time_points(seconds: np.ndarray, budget: float, every: float) -> float:
+    """Mean points for time left (1 per full ``every`` s) over the games won within budget."""
+    won = seconds[seconds <= budget]
+    return float(np.floor((budget - won) / every).mean()) if won.size else math.nan
 
 
 def _two_players(tables, seconds_of, question, seed) -> list[dict]:
@@ -125,17 +133,18 @@ def markdown(data: dict, plot: str) -> list[str]:
              "Games are played without a clock; a game won after T seconds is won under every "
              "budget of at least T. Budget intervals: bootstrap over games "
              f"({data['bootstrap']:,} replicates, 95 % percentile); win-rate intervals: "
-             "Wilson 95 %.", "", f"![finishing times]({plot})", "",
+             "Wilson 95 %. Time points: on a win, 1 point per full 10 s left on the seed's "
+             "budget, averaged over the games won in time.", "", f"![finishing times]({plot})", "",
              "| table | won without clock | median win | 90 % of wins by | seed's budget | "
-             "wins at seed's budget | " + " | ".join(f"budget for {100 * t:g} % wins"
-                                                    for t in targets) + " |",
-             "|---|---|---|---|---|---|" + "---|" * len(targets)]
+             "wins at seed's budget | time points on a win | "
+             + " | ".join(f"budget for {100 * t:g} % wins" for t in targets) + " |",
+             "|---|---|---|---|---|---|---|" + "---|" * len(targets)]
     for t in data["tables"]:
         budgets = " | ".join(_budget(b) for b in t["budgets"])
         lines.append(f"| {t['label']} | {percent(t['win_rate_without_clock'])} | "
                      f"{clock(t['median_finish'])} | {clock(t['finish_90'])} | "
                      f"{clock(t['seed_budget'])} | {percent(t['win_rate_at_seed_budget'])} | "
-                     f"{budgets} |")
+                     f"{t['time_points_at_seed_budget']:.1f} | {budgets} |")
     lines.append("")
     lines += ["\"Out of reach\": fewer games than the target are won even without a clock, so "
               "no budget gives that win rate; the level's cards, not its time, must change.",
