@@ -2,7 +2,6 @@
 
 import shlex
 from dataclasses import dataclass
-from importlib import import_module
 from pathlib import Path
 
 import pandas as pd
@@ -16,7 +15,13 @@ from cakesim.baseline import (
     write_baseline,
 )
 from cakesim.cache import ChunkCache, default_cache_dir
-from cakesim.experiment import Experiment, SprtClaim, experiment_paths, load_experiment
+from cakesim.experiment import (
+    Experiment,
+    SprtClaim,
+    experiment_paths,
+    load_experiment,
+    section_module,
+)
 from cakesim.games import get_game
 from cakesim.planner import Question, plan_tables
 from cakesim.report import write_index, write_report
@@ -100,8 +105,7 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
 def analyse_sections(experiment: Experiment, runs: list[TableRun],
                      n_jobs: int = -1) -> dict[str, dict]:
     """Every game-specific section of the experiment (e.g. ``[budgets]``), analysed."""
-    modules = get_game(experiment.game).experiment_sections if experiment.sections else {}
-    return {name: import_module(modules[name]).analyse(experiment, runs, config, n_jobs)
+    return {name: section_module(experiment, name).analyse(experiment, runs, config, n_jobs)
             for name, config in experiment.sections.items()}
 
 

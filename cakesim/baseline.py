@@ -10,15 +10,13 @@ all numbers of the experiment) and a significant move fails the check.
 
 import json
 from dataclasses import dataclass, field
-from importlib import import_module
 from pathlib import Path
 
 import pandas as pd
 
 from cakesim.errors import InputError
-from cakesim.experiment import Experiment
+from cakesim.experiment import Experiment, section_module
 from cakesim.fingerprint import code_version, digest, table_digest
-from cakesim.games import get_game
 from cakesim.report import summarise
 from cakesim.runner import TableRun
 from cakesim.sprt import SprtResult
@@ -74,9 +72,8 @@ def make_baseline(experiment: Experiment, runs: list[TableRun], sprt: list[SprtR
                   sections: dict | None = None) -> dict:
     """The baseline record of a CI-sized run (with its game-specific sections' numbers)."""
     numbers = headline_numbers(summarise(experiment, runs))
-    modules = get_game(experiment.game).experiment_sections if sections else {}
     for name, data in (sections or {}).items():
-        numbers |= _with_se(import_module(modules[name]).numbers(data))
+        numbers |= _with_se(section_module(experiment, name).numbers(data))
     return {
         "experiment": experiment.name, "code_version": code_version(),
         "seed": experiment.seed, "games_per_table": experiment.table_games,

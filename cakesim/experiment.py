@@ -19,6 +19,8 @@ from cakesim.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS
 from cakesim.tables import Table, read_toml
 
 EXPERIMENT_DIR = Path("experiments")
+SHARED_SECTIONS = {"ladder": "cakesim.ladder", "contrasts": "cakesim.contrasts"}
+"""Analyses any competitive experiment may ask for, by section name."""
 SPRT_DIRECTIONS = ("deficit", "advantage")
 
 
@@ -98,6 +100,17 @@ def find_experiment(name_or_path: str) -> Path:
     return EXPERIMENT_DIR / f"{name_or_path}.toml"
 
 
+def section_modules(game) -> dict[str, str]:
+    """Every experiment section a game's experiments may have, and the module behind it."""
+    shared = {} if game.cooperative else SHARED_SECTIONS
+    return {**shared, **getattr(game, "experiment_sections", {})}
+
+
+def section_module(experiment: "Experiment", name: str):
+    """The module that analyses and reports section ``name`` of ``experiment``."""
+    return import_module(section_modules(get_game(experiment.game))[name])
+
+
 def experiment_paths() -> list[Path]:
     """Every experiment file of the project, by name."""
     return sorted(EXPERIMENT_DIR.glob("*.toml"))
@@ -114,7 +127,7 @@ def load_experiment(name_or_path: str, games: int | None = None,
     config = read_toml(path, "experiment")
     top = Table(config, source)
     game = get_game(top.sub("experiment").get("game", str, choices=GAMES))
-    sections = getattr(game, "experiment_sections", {})
+    sections = section_modules(game)
     top.only(["experiment", "strategies", "tables", "ci", "plan", *sections])
     ci_size = _ci_size(top) if "ci" in top.data else None
     if ci:
@@ -150,7 +163,8 @@ def load_experiment(name_or_path: str, games: int | None = None,
     for index, entry in enumerate(entries):
         spec = Table(entry, source, f"tables[{index}]")
         options = getattr(game, "table_options", ())
-        spec.only(["label", "players", "variant", "seats", "duplicate", "games", *options])
+        spec.only(["label", "players", "variant", "seats", "round_robin", "duplicate", "games",
+                   *options])
         player_counts = _one_or_many(spec, "players", int)
         for count in player_counts:
             if not rules.min_players <= count <= rules.max_players:
@@ -161,7 +175,13 @@ def load_experiment(name_or_path: str, games: int | None = None,
             if variant not in game.variants:
                 raise spec.error("variant", f"{variant!r} is not allowed; allowed values: "
                                             f"{', '.join(game.variants)}")
-        seats = _one_or_many(spec, "seats", str)
+        robin = spec.get("round_robin", list, None)
+        if (robin is None) == ("seats" not in spec.data):
+            raise spec.error("seats", "give seats (one strategy or one per seat) or "
+                                      "round_robin (strategies to meet every other)")
+        seats = _one_or_many(spec, "round_robin" if robin else "seats", str)
+        if robin is not None and len(set(robin)) < 2:
+            raise spec.error("round_robin", "name at least two different strategies")
         for seat in seats:
             if seat not in strategies:
                 raise spec.error("seats", f"unknown strategy {seat!r}; defined: "
@@ -186,16 +206,14 @@ def load_experiment(name_or_path: str, games: int | None = None,
             if not game.has_variant(rules, players, variant):
                 skipped.append(f"{players} players: no {variant} variant in the rule set")
                 continue
-            if len(seats) not in (1, players):
-                raise spec.error("seats", f"give one strategy or one per seat ({players})")
-            chosen = [strategies[s] for s in (seats * players if len(seats) == 1 else seats)]
-            label = spec.get("label", str, "")
             named = [v for v, show in zip(chosen_options, shown, strict=True) if show]
-            label = " ".join([*named, f"{players}P {variant}"]) + (
-                f" {label}" if label else " " + "/".join(dict.fromkeys(seats)))
-            tables.append(game.table(rules, players, chosen, variant, duplicate, label,
-                                     **dict(zip(options, chosen_options, strict=True))))
-            table_games.append(count_here)
+            prefix = " ".join([*named, f"{players}P {variant}"])
+            for seating, suffix in _seatings(spec, seats, robin, players):
+                chosen = [strategies[name] for name in seating]
+                tables.append(game.table(rules, players, chosen, variant, duplicate,
+                                         f"{prefix} {suffix}",
+                                         **dict(zip(options, chosen_options, strict=True))))
+                table_games.append(count_here)
     experiment = Experiment(
         path=path, name=head.get("name", str, path.stem), title=head.get("title", str, ""),
         question=head.get("question", str, ""), game=game.name, seed=seed, games=games,
@@ -218,6 +236,27 @@ def load_experiment(name_or_path: str, games: int | None = None,
             raise where.error("seat", f"{claim.seat + 1} is out of range; {claim.table!r} has "
                                       f"seats 1 to {players}")
     return experiment
+
+
+def _seatings(spec: Table, seats: list[str], robin: list | None,
+              players: int) -> list[tuple[list[str], str]]:
+    """Every seating a table entry asks for, with its label suffix.
+
+    ``seats``: one strategy everywhere or one per seat. ``round_robin``: every group of
+    ``players`` different strategies meets once (play it on duplicate deals so each sits
+    in every seat), labelled ``A vs B``.
+    """
+    if robin is not None:
+        names = list(dict.fromkeys(robin))
+        if players > len(names):
+            raise spec.error("round_robin", f"{players} players need at least {players} "
+                                            "strategies")
+        return [(list(group), " vs ".join(group))
+                for group in itertools.combinations(names, players)]
+    if len(seats) not in (1, players):
+        raise spec.error("seats", f"give one strategy or one per seat ({players})")
+    label = spec.get("label", str, "") or "/".join(dict.fromkeys(seats))
+    return [(seats * players if len(seats) == 1 else seats, label)]
 
 
 def _ci_size(top: Table) -> CiSize:

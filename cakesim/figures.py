@@ -8,9 +8,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 
-def save_figure(fig, summary: dict, what: str, path: Path) -> Path:
+def save_figure(fig, summary: dict, what: str, path: Path, intervals: bool = True) -> Path:
     """Title ``fig`` with the experiment, ``what`` it shows and the seed; save it as PNG."""
-    fig.suptitle(f"{summary['title'] or summary['experiment']}: {what}, 95 % intervals "
+    shown = f"{what}, 95 % intervals" if intervals else what
+    fig.suptitle(f"{summary['title'] or summary['experiment']}: {shown} "
                  f"(seed {summary['seed']})", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)

@@ -2,7 +2,6 @@
 
 import json
 from datetime import UTC, datetime
-from importlib import import_module
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -16,6 +15,7 @@ from cakesim.analysis import (
     player_summary,
     seat_summary,
 )
+from cakesim.experiment import section_module
 from cakesim.figures import save_figure
 from cakesim.games import get_game
 from cakesim.text import percent, plus_minus
@@ -141,9 +141,8 @@ def write_report(experiment, runs, out: Path, command: str,
     else:
         plot = plot_seat_win_share(summary, out / "seat_win_share.png")
     extra = []
-    modules = get_game(experiment.game).experiment_sections if sections else {}
     for name, data in (sections or {}).items():
-        module = import_module(modules[name])
+        module = section_module(experiment, name)
         summary.setdefault("sections", {})[name] = data
         summary["headline"] = module.headline(data)
         extra += module.markdown(data, module.plot(data, runs, summary, out))

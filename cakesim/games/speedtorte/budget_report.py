@@ -179,12 +179,14 @@ def plot(data: dict, runs, summary: dict, out: Path) -> str:
     fig, axes = plt.subplots(1, len(levels), figsize=(4 * len(levels), 3.6), squeeze=False,
                              sharey=True)
     by_label = {run.table.label: run for run in runs}
+    several = len({t["profile"] for t in data["tables"]}) > 1
     for ax, level in zip(axes[0], levels, strict=True):
         for t in (t for t in data["tables"] if t["level"] == level):
             seconds = np.sort(finishing_seconds(by_label[t["label"]].rows))
             shares = np.arange(1, seconds.size + 1) / seconds.size
             line = ax.step(seconds[np.isfinite(seconds)], shares[np.isfinite(seconds)],
-                           where="post", label=f"{t['players']} players")[0]
+                           where="post", label=f"{t['players']} players"
+                           + (f", {t['profile']}" if several else ""))[0]
             ax.axvline(t["seed_budget"], color=line.get_color(), linestyle=":", linewidth=1)
             last = t["budgets"][-1]["value"]
             if not math.isnan(last):
@@ -196,7 +198,8 @@ def plot(data: dict, runs, summary: dict, out: Path) -> str:
     axes[0][0].legend(fontsize=7, title=f"dotted: seed's budget; dashed: "
                                         f"{100 * data['targets'][-1]:g} % budget",
                       title_fontsize=6)
-    return save_figure(fig, summary, "Eilauftrag finishing times", out / "finishing_times.png").name
+    return save_figure(fig, summary, "Eilauftrag finishing times", out / "finishing_times.png",
+                       intervals=False).name
 
 
 def _budget(b: dict) -> str:

@@ -1,0 +1,107 @@
+"""Paired contrasts between two tables of one experiment: what a change of strategy is worth.
+
+The ``[contrasts]`` section names pairs of tables that differ in one player's strategy
+(e.g. keeping against eating a finisher). Both tables play the same seed, hence the same
+deals, so the difference in that player's score and win share is taken game by game
+(paired), with a 95 % Student-t interval. Use duplicate deals so the player sits in every
+seat.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from cakesim.stats import paired_difference
+from cakesim.tables import Table
+
+
+@dataclass(frozen=True)
+class ContrastQuestion:
+    """Pairs of table labels, and the player (1: the first strategy in ``seats``) compared."""
+
+    pairs: tuple[tuple[str, str], ...]
+    player: int
+
+    def at_most(self, games: int) -> "ContrastQuestion":
+        """Contrasts play no games of their own: unchanged."""
+        return self
+
+
+def parse(table: Table) -> ContrastQuestion:
+    """``[contrasts]``: ``pairs = [["table A", "table B"], ...]`` and ``player = 1``."""
+    table.only(["pairs", "player"])
+    pairs = table.get("pairs", list)
+    for pair in pairs:
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str)
+                                                                  for p in pair)):
+            raise table.error("pairs", f"{pair!r} is not a pair of table labels")
+    return ContrastQuestion(tuple(tuple(p) for p in pairs), table.int_in("player", 1, 5, 1))
+
+
+def _player_games(run, player: int) -> tuple[np.ndarray, np.ndarray]:
+    rows = run.rows.loc[run.rows["player"] == player].sort_values("game")
+    return (rows["total"].to_numpy(np.float64), rows["win_units"].to_numpy(np.float64))
+
+
+def analyse(experiment, runs, question: ContrastQuestion, n_jobs: int = -1) -> dict:
+    """Per pair: the player's score and win-share difference (A minus B), paired by game."""
+    from cakesim.games import get_game
+
+    by_label = {run.table.label: run for run in runs}
+    win_units = get_game(experiment.game).win_units
+    found = []
+    for a, b in question.pairs:
+        for label in (a, b):
+            if label not in by_label:
+                raise ValueError(f"contrasts: no table {label!r}; tables: "
+                                 f"{', '.join(by_label)}")
+        run_a, run_b = by_label[a], by_label[b]
+        if not (run_a.rows_complete and run_b.rows_complete
+                and run_a.totals.games == run_b.totals.games):
+            raise ValueError(f"contrasts: {a!r} and {b!r} need every game's row and equal "
+                             "game counts")
+        total_a, units_a = _player_games(run_a, question.player - 1)
+        total_b, units_b = _player_games(run_b, question.player - 1)
+        found.append({"table": a, "against": b, "player": question.player,
+                      "score": paired_difference(total_a, total_b).as_dict(),
+                      "win_share": paired_difference(units_a / win_units,
+                                                     units_b / win_units).as_dict()})
+    return {"contrasts": found}
+
+
+def headline(data: dict) -> str:
+    """Every contrast in one line."""
+    return "; ".join(f"{c['table']} against {c['against']}: score "
+                     f"{c['score']['value']:+.2f} [{c['score']['low']:+.2f}, "
+                     f"{c['score']['high']:+.2f}], win share "
+                     f"{100 * c['win_share']['value']:+.1f} pp" for c in data["contrasts"]) + "."
+
+
+def numbers(data: dict) -> dict[str, dict]:
+    """Every contrast's differences, for baselines."""
+    found = {}
+    for c in data["contrasts"]:
+        found[f"{c['table']} minus {c['against']} | score"] = c["score"]
+        found[f"{c['table']} minus {c['against']} | win share"] = c["win_share"]
+    return found
+
+
+def markdown(data: dict, plot: None) -> list[str]:
+    """The contrasts as a table."""
+    lines = ["## Paired contrasts", "",
+             "The compared player's score and win share at the first table minus at the "
+             "second, game by game on identical deals (95 % intervals).", "",
+             "| table | against | player | score difference | win-share difference |",
+             "|---|---|---|---|---|"]
+    for c in data["contrasts"]:
+        s, w = c["score"], c["win_share"]
+        lines.append(f"| {c['table']} | {c['against']} | {c['player']} | "
+                     f"{s['value']:+.2f} [{s['low']:+.2f}, {s['high']:+.2f}] | "
+                     f"{100 * w['value']:+.1f} pp [{100 * w['low']:+.1f}, "
+                     f"{100 * w['high']:+.1f}] |")
+    return [*lines, ""]
+
+
+def plot(data: dict, runs, summary: dict, out) -> None:
+    """No plot: the table says it all."""
+    return None
