@@ -8,7 +8,7 @@ distinct cuts holds mask 0 and every mask with 2 to ``most`` bits.
 
 import numpy as np
 
-from cakesim.jit import jit_borrowing
+from cakesim.jit import jit_borrowing, jit_inline
 
 
 def cut_table(n: int, most: int, least: int = 1) -> np.ndarray:
@@ -16,6 +16,17 @@ def cut_table(n: int, most: int, least: int = 1) -> np.ndarray:
     masks = [0] if least <= 1 <= most else []
     masks += [m for m in range(1 << n) if max(least, 2) <= m.bit_count() <= most]
     return np.asarray(masks, dtype=np.int32)
+
+
+@jit_inline
+def along(position, steps, n):
+    """The slice ``steps`` (0 to ``n``) after ``position`` on a circle of ``n`` slices.
+
+    No modulo: dividing by a run-time ``n`` is the slowest integer instruction, and the
+    kernel walks the circle hundreds of times per game.
+    """
+    position += steps
+    return position - n if position >= n else position
 
 
 @jit_borrowing
@@ -31,14 +42,14 @@ def arcs_of_cut(mask, n, starts, lengths):
     count = 0
     for gap in range(n):
         if mask & (1 << gap):
-            starts[count] = (gap + 1) % n
+            starts[count] = along(gap, 1, n)
             count += 1
     if count == 1:
         lengths[0] = n
         return 1
     for p in range(count):
-        following = starts[(p + 1) % count]
-        lengths[p] = (following - starts[p]) % n
+        following = starts[p + 1] if p + 1 < count else starts[0]
+        lengths[p] = along(following, n - starts[p], n)
     return count
 
 

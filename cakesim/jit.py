@@ -31,6 +31,16 @@ def jit_borrowing(function):
     return njit(**JIT_OPTIONS, _nrt=False)(function)
 
 
+def jit_inline(function):
+    """``jit_borrowing``, and compiled into every caller instead of being called.
+
+    Numba compiles each function on its own and LLVM seldom inlines across them; a call
+    passes every array as seven machine words, which cost more than the small helpers
+    of the greedy valuation themselves (a fifth of the kernel's time).
+    """
+    return njit(**JIT_OPTIONS, _nrt=False, inline="always")(function)
+
+
 _PLAIN: dict = {}
 
 

@@ -6,12 +6,14 @@ depends on which process plays the game or on how games are chunked, and any gam
 be replayed from its index alone.
 
 A draw stream is a two-element ``uint64`` array ``[key, counter]`` so that kernels and the
-reference engine can hand it to the same decision functions.
+reference engine can hand it to the same decision functions. The functions that draw
+borrow it (``jit_borrowing``): a kernel creates its streams once per batch and restarts
+them for every game with ``reset_stream``.
 """
 
 import numpy as np
 
-from cakesim.jit import jit
+from cakesim.jit import jit, jit_borrowing
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX_A = np.uint64(0xBF58476D1CE4E5B9)
@@ -49,35 +51,41 @@ def game_key(seed, game, stream):
     return mix64(k ^ (np.uint64(stream) + _ONE))
 
 
+@jit_borrowing
+def reset_stream(state, seed, game, stream):
+    """Restart ``state`` as draw stream ``stream`` of game ``game`` under ``seed``."""
+    state[0] = game_key(seed, game, stream)
+    state[1] = 0
+
+
 @jit
 def new_stream(seed, game, stream):
     """A fresh ``[key, counter]`` draw stream."""
     state = np.empty(2, dtype=np.uint64)
-    state[0] = game_key(seed, game, stream)
-    state[1] = 0
+    reset_stream(state, seed, game, stream)
     return state
 
 
-@jit
+@jit_borrowing
 def next_u64(state):
     """The next 64-bit draw of ``state`` (advances its counter)."""
     state[1] += _ONE
     return mix64(state[0] + state[1] * GOLDEN)
 
 
-@jit
+@jit_borrowing
 def below(state, n):
     """A uniform integer in ``[0, n)``, for ``1 <= n <= MAX_BELOW``."""
     return np.int64(((next_u64(state) >> _S11) * np.uint64(n)) >> _S53)
 
 
-@jit
+@jit_borrowing
 def uniform(state):
     """A uniform float in ``[0, 1)`` with 53 random bits."""
     return np.float64(next_u64(state) >> _S11) * _TO_UNIT
 
 
-@jit
+@jit_borrowing
 def shuffle_in_place(state, items):
     """Fisher-Yates shuffle of ``items`` (last position first)."""
     for i in range(items.shape[0] - 1, 0, -1):

@@ -4,7 +4,15 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cakesim.seeding import below, game_key, mix64, new_stream, next_u64, shuffle_in_place
+from cakesim.seeding import (
+    below,
+    game_key,
+    mix64,
+    new_stream,
+    next_u64,
+    reset_stream,
+    shuffle_in_place,
+)
 
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -54,3 +62,12 @@ def test_shuffle_is_a_permutation_and_depends_on_the_game_only():
     other = np.arange(57, dtype=np.int16)
     shuffle_in_place(new_stream(np.uint64(7), 13, 0), other)
     assert (first != other).any()
+
+
+def test_a_reset_stream_draws_as_a_new_one():
+    state = new_stream(np.uint64(3), 8, 1)
+    draws = [int(next_u64(state)) for _ in range(3)]
+    reset_stream(state, np.uint64(3), 8, 1)
+    assert [int(next_u64(state)) for _ in range(3)] == draws
+    reset_stream(state, np.uint64(3), 9, 1)
+    assert int(next_u64(state)) == int(next_u64(new_stream(np.uint64(3), 9, 1)))

@@ -7,27 +7,30 @@ section 1), on fixed-size integer arrays. All game constants arrive as arguments
 
 import numpy as np
 
-from cakesim.circle import arcs_of_cut
+from cakesim.circle import along, arcs_of_cut
 from cakesim.games.piece_o_cake.strategies import (
     DECLINE_EAT,
     TAKE,
+    chance_table_shape,
     choose_action,
     choose_bonus,
     choose_cut,
+    fill_chances,
 )
 from cakesim.jit import jit, jit_borrowing
-from cakesim.seeding import DEAL_STREAM, DECISION_STREAM, new_stream, shuffle_in_place
+from cakesim.seeding import DEAL_STREAM, DECISION_STREAM, reset_stream, shuffle_in_place
 
 WIN_UNITS = 840
 """A game's win is 840 units, split evenly among tied winners (840 = lcm(1..8))."""
 
 
-@jit
-def deal_order(seed, deal, box_size):
-    """The shuffled component list of deal ``deal``: cakes in stack order, then set-aside."""
-    order = np.arange(box_size).astype(np.int16)
-    shuffle_in_place(new_stream(seed, deal, DEAL_STREAM), order)
-    return order
+@jit_borrowing
+def deal_order(seed, deal, deal_stream, order):
+    """Shuffle deal ``deal``'s components into ``order``: cakes in stack order, then set-aside."""
+    for s in range(order.shape[0]):
+        order[s] = s
+    reset_stream(deal_stream, seed, deal, DEAL_STREAM)
+    shuffle_in_place(deal_stream, order)
 
 
 @jit
@@ -55,8 +58,20 @@ def play_games(seed, first_game, duplicate, slice_kind, slice_cream, majority_va
     box = slice_kind.shape[0]
     aside = box - cakes * n
 
+    kind_count = np.zeros(kinds, dtype=np.int16)
+    for s in range(box):
+        kind_count[slice_kind[s]] += 1
+    most = kind_count.max()
+    planes, opens, leads = chance_table_shape(most)
+    chances = np.zeros((players, planes, opens, leads))
+    for player in range(players):
+        fill_chances(params[player], ties_score, chances[player])
     seat_codes = np.empty((players, codes.shape[1]), dtype=codes.dtype)
     seat_params = np.empty((players, params.shape[1]), dtype=params.dtype)
+    seat_chances = np.empty_like(chances)
+    order = np.empty(box, dtype=np.int16)
+    deal_stream = np.zeros(2, dtype=np.uint64)
+    stream = np.zeros(2, dtype=np.uint64)
     collected = np.zeros((players, kinds), dtype=np.int16)
     collected_cream = np.zeros((players, kinds), dtype=np.int16)
     eaten_cream = np.zeros(players, dtype=np.int16)
@@ -72,6 +87,7 @@ def play_games(seed, first_game, duplicate, slice_kind, slice_cream, majority_va
     aside_left = np.zeros(aside, dtype=np.bool_)
     # Scratch space of the decision functions.
     still_open = np.zeros(kinds, dtype=np.int16)
+    rivals = np.zeros(kinds, dtype=np.int16)
     added = np.zeros(kinds, dtype=np.int16)
     decided = np.zeros(kinds, dtype=np.int16)
     arc_value = np.zeros((players, n, n + 1))
@@ -80,22 +96,25 @@ def play_games(seed, first_game, duplicate, slice_kind, slice_cream, majority_va
     lengths = np.zeros(n, dtype=np.int64)
     taken = np.zeros(n, dtype=np.bool_)
 
+    seated = -1
     for g in range(total.shape[0]):
         game = first_game + g
         deal, rotation = seat_of_deal(game, players, duplicate)
-        for seat in range(players):
-            player = (seat - rotation) % players
-            seat_codes[seat] = codes[player]
-            seat_params[seat] = params[player]
-        order = deal_order(seed, deal, box)
-        stream = new_stream(seed, game, DECISION_STREAM)
+        # Copying the chance tables costs more than a short game: reseat on a new rotation.
+        if rotation != seated:
+            seated = rotation
+            for seat in range(players):
+                player = (seat - rotation) % players
+                seat_codes[seat] = codes[player]
+                seat_params[seat] = params[player]
+                seat_chances[seat] = chances[player]
+        deal_order(seed, deal, deal_stream, order)
+        reset_stream(stream, seed, game, DECISION_STREAM)
         collected[:] = 0
         collected_cream[:] = 0
         eaten_cream[:] = 0
         eaten_count[:] = 0
-        unseen[:] = 0
-        for s in range(box):
-            unseen[slice_kind[s]] += 1
+        unseen[:] = kind_count
         for a in range(aside):
             aside_kind[a] = slice_kind[order[cakes * n + a]]
             aside_cream[a] = slice_cream[order[cakes * n + a]]
@@ -110,9 +129,9 @@ def play_games(seed, first_game, duplicate, slice_kind, slice_cream, majority_va
                 cake_cream[position] = slice_cream[s]
                 unseen[slice_kind[s]] -= 1
             # Cut.
-            mask = choose_cut(seat_codes[waiter], seat_params[waiter], waiter, cake_kind,
+            mask = choose_cut(seat_codes, seat_params, seat_chances, waiter, cake_kind,
                               cake_cream, collected, collected_cream, unseen, majority_value,
-                              ties_score, portion_limit, cut_masks, stream, still_open, added,
+                              portion_limit, cut_masks, stream, still_open, rivals, added,
                               decided, arc_value, decline_value, starts, lengths, taken)
             n_portions = arcs_of_cut(mask, n, portion_start, portion_len)
             portion_taken[:] = False
@@ -120,20 +139,21 @@ def play_games(seed, first_game, duplicate, slice_kind, slice_cream, majority_va
             for turn in range(1, players + 1):
                 seat = (waiter + turn) % players
                 action, index, eat_mask = choose_action(
-                    seat_codes[seat], seat_params[seat], seat, cake_kind, cake_cream,
+                    seat_codes, seat_params, seat_chances, seat, cake_kind, cake_cream,
                     portion_start, portion_len, portion_taken, n_portions, collected,
-                    collected_cream, unseen, majority_value, ties_score, stream, still_open,
+                    collected_cream, unseen, majority_value, stream, still_open, rivals,
                     added, decided)
                 if action == TAKE:
                     portion_taken[index] = True
+                    position = portion_start[index]
                     for j in range(portion_len[index]):
-                        position = (portion_start[index] + j) % n
                         if eat_mask & (1 << j):
                             eaten_cream[seat] += cake_cream[position]
                             eaten_count[seat] += 1
                         else:
                             collected[seat, cake_kind[position]] += 1
                             collected_cream[seat, cake_kind[position]] += cake_cream[position]
+                        position = along(position, 1, n)
                 elif action == DECLINE_EAT:
                     declines[g] += 1
                     eaten_cream[seat] += collected_cream[seat, index]
@@ -148,9 +168,9 @@ def play_games(seed, first_game, duplicate, slice_kind, slice_cream, majority_va
                     discarded[g] += portion_len[p]
             # Compensation variant: this cake's waiter keeps one set-aside slice.
             if bonus_after_cake[cake]:
-                a, eat = choose_bonus(seat_codes[waiter], seat_params[waiter], waiter,
+                a, eat = choose_bonus(seat_codes, seat_params, seat_chances, waiter,
                                       aside_kind, aside_cream, aside_left, collected, unseen,
-                                      majority_value, ties_score, stream)
+                                      majority_value, stream)
                 aside_left[a] = False
                 unseen[aside_kind[a]] -= 1
                 if eat:
@@ -160,8 +180,8 @@ def play_games(seed, first_game, duplicate, slice_kind, slice_cream, majority_va
                     collected[waiter, aside_kind[a]] += 1
                     collected_cream[waiter, aside_kind[a]] += aside_cream[a]
 
-        score_game(collected, eaten_cream, majority_value, ties_score, total[g], majority[g],
-                   cream[g], win_units[g])
+        score_game(g, collected, eaten_cream, majority_value, ties_score, total, majority,
+                   cream, win_units)
         for seat in range(players):
             eaten_slices[g] += eaten_count[seat]
             for kind in range(kinds):
@@ -169,11 +189,11 @@ def play_games(seed, first_game, duplicate, slice_kind, slice_cream, majority_va
 
 
 @jit_borrowing
-def score_game(collected, eaten_cream, majority_value, ties_score, total, majority, cream,
+def score_game(g, collected, eaten_cream, majority_value, ties_score, total, majority, cream,
                win_units):
-    """Majorities, cream, totals and the split win of one finished game."""
+    """Majorities, cream, totals and the split win of finished game ``g`` (output row ``g``)."""
     players, kinds = collected.shape
-    majority[:] = 0
+    majority[g, :] = 0
     for kind in range(kinds):
         most = 0
         holders = 0
@@ -187,16 +207,16 @@ def score_game(collected, eaten_cream, majority_value, ties_score, total, majori
             continue
         for seat in range(players):
             if collected[seat, kind] == most:
-                majority[seat] += majority_value[kind]
+                majority[g, seat] += majority_value[kind]
     best = -1
     winners = 0
     for seat in range(players):
-        cream[seat] = eaten_cream[seat]
-        total[seat] = majority[seat] + cream[seat]
-        if total[seat] > best:
-            best = total[seat]
+        cream[g, seat] = eaten_cream[seat]
+        total[g, seat] = majority[g, seat] + cream[g, seat]
+        if total[g, seat] > best:
+            best = total[g, seat]
             winners = 1
-        elif total[seat] == best:
+        elif total[g, seat] == best:
             winners += 1
     for seat in range(players):
-        win_units[seat] = WIN_UNITS // winners if total[seat] == best else 0
+        win_units[g, seat] = WIN_UNITS // winners if total[g, seat] == best else 0

@@ -7,6 +7,7 @@ numbered in play order (to the waiter's left).
 """
 
 from dataclasses import dataclass, field
+from functools import cache
 
 import numpy as np
 
@@ -14,7 +15,14 @@ from cakesim.circle import cut_table, portions_of_cut
 from cakesim.games.piece_o_cake import strategies
 from cakesim.games.piece_o_cake.kernel import WIN_UNITS, deal_order, seat_of_deal
 from cakesim.games.piece_o_cake.rules import TableRules
-from cakesim.games.piece_o_cake.strategies import DECLINE_EAT, PASS, TAKE, Strategy
+from cakesim.games.piece_o_cake.strategies import (
+    DECLINE_EAT,
+    PASS,
+    TAKE,
+    Strategy,
+    chance_table_shape,
+    strategy_arrays,
+)
 from cakesim.jit import plain_python
 from cakesim.seeding import DECISION_STREAM, new_stream
 
@@ -24,6 +32,15 @@ from cakesim.seeding import DECISION_STREAM, new_stream
 choose_action = plain_python(strategies.choose_action)
 choose_bonus = plain_python(strategies.choose_bonus)
 choose_cut = plain_python(strategies.choose_cut)
+fill_chances = plain_python(strategies.fill_chances)
+
+
+@cache
+def chance_table(params: tuple[float, ...], ties_score: bool, most: int) -> np.ndarray:
+    """A strategy's majority chances (``strategies.fill_chances``), filled once per process."""
+    chances = np.zeros(chance_table_shape(most))
+    fill_chances(np.array(params), ties_score, chances)
+    return chances
 
 
 @dataclass(frozen=True)
@@ -111,11 +128,15 @@ class Game:
         self.arrays = rules.arrays
         self.deal = deal
         self.strategies = strategies
+        self.codes, self.params = strategy_arrays(strategies)
         self.stream = stream
         self.players = [Player(seat) for seat in range(rules.players)]
         self.aside_left = [True] * len(deal.set_aside)
         self.unseen = np.bincount(self.arrays["slice_kind"],
                                   minlength=len(rules.rules.kinds)).astype(np.int16)
+        most = int(self.unseen.max())
+        self.chances = np.stack([chance_table(tuple(row), self.arrays["ties_score"], most)
+                                 for row in self.params])
         self.log: list[Move] = []
         self.cut_masks = cut_table(rules.rules.slices_per_cake, rules.portion_limit)
 
@@ -142,10 +163,10 @@ class Game:
 
     def cut_cake(self, number: int, waiter: int, cake: Cake) -> None:
         """The waiter cuts at most P (2 players: 4) contiguous portions of >= 1 slice."""
-        mask = choose_cut(*self._strategy(waiter), waiter, *self._cake_arrays(cake),
+        mask = choose_cut(*self._strategies(), waiter, *self._cake_arrays(cake),
                           *self._pile_arrays(), self.unseen, self.arrays["majority_value"],
-                          self.arrays["ties_score"], self.rules.portion_limit,
-                          self.cut_masks, self.stream, *self._scratch())
+                          self.rules.portion_limit, self.cut_masks, self.stream,
+                          *self._scratch())
         n = len(cake.slices)
         portions = portions_of_cut(int(mask), n)
         assert 1 <= len(portions) <= self.rules.portion_limit, "illegal cut"
@@ -159,10 +180,9 @@ class Game:
         """Take a portion (eat or collect each slice), or decline and maybe eat a kind."""
         starts, lengths = self._portion_arrays(cake)
         action, index, eat_mask = choose_action(
-            *self._strategy(seat), seat, *self._cake_arrays(cake), starts, lengths,
+            *self._strategies(), seat, *self._cake_arrays(cake), starts, lengths,
             np.array(cake.taken, dtype=np.bool_), len(cake.portions), *self._pile_arrays(),
-            self.unseen, self.arrays["majority_value"], self.arrays["ties_score"],
-            self.stream, *self._scratch()[:3])
+            self.unseen, self.arrays["majority_value"], self.stream, *self._scratch()[:4])
         if action == TAKE:
             self.take_portion(number, seat, cake, index, eat_mask)
         elif action == DECLINE_EAT:
@@ -207,11 +227,11 @@ class Game:
         """Compensation variant: the waiter keeps one set-aside slice, eats or collects it."""
         aside = self.deal.set_aside
         index, eat = choose_bonus(
-            *self._strategy(waiter), waiter,
+            *self._strategies(), waiter,
             np.array([p.kind for p in aside], dtype=np.int8),
             np.array([p.cream for p in aside], dtype=np.int8),
             np.array(self.aside_left, dtype=np.bool_), self._pile_arrays()[0], self.unseen,
-            self.arrays["majority_value"], self.arrays["ties_score"], self.stream)
+            self.arrays["majority_value"], self.stream)
         assert self.aside_left[index], "that set-aside slice is gone"
         self.aside_left[index] = False
         piece = aside[index]
@@ -233,9 +253,8 @@ class Game:
 
     # What a strategy is shown: the table as arrays, in the kernel's layout.
 
-    def _strategy(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
-        strategy = self.strategies[seat]
-        return strategy.codes, strategy.params
+    def _strategies(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self.codes, self.params, self.chances
 
     def _cake_arrays(self, cake: Cake) -> tuple[np.ndarray, np.ndarray]:
         return (np.array([p.kind for p in cake.slices], dtype=np.int8),
@@ -263,9 +282,8 @@ class Game:
         kinds = len(self.rules.rules.kinds)
         n = self.rules.rules.slices_per_cake
         p = self.rules.players
-        return (np.zeros(kinds, np.int16), np.zeros(kinds, np.int16), np.zeros(kinds, np.int16),
-                np.zeros((p, n, n + 1)), np.zeros(p), np.zeros(n, np.int64),
-                np.zeros(n, np.int64), np.zeros(n, np.bool_))
+        return (*(np.zeros(kinds, np.int16) for _ in range(4)), np.zeros((p, n, n + 1)),
+                np.zeros(p), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_))
 
 
 def score_sheet(collected: list[list[int]], cream: list[int], majority_value,
@@ -288,7 +306,8 @@ def score_sheet(collected: list[list[int]], cream: list[int], majority_value,
 def deal_game(rules: TableRules, seed: int, deal: int) -> Deal:
     """The deal ``deal`` of ``seed``: the same function of (seed, deal) the kernel uses."""
     r = rules.rules
-    order = deal_order(seed, deal, len(r.slice_kind))
+    order = np.empty(len(r.slice_kind), dtype=np.int16)
+    deal_order(seed, deal, np.zeros(2, dtype=np.uint64), order)
     pieces = [Slice(r.slice_kind[s], r.slice_cream[s]) for s in order]
     n = r.slices_per_cake
     return Deal([pieces[c * n:(c + 1) * n] for c in range(r.cakes)], pieces[r.cakes * n:])

@@ -4,7 +4,9 @@ A strategy is two small integer codes (how it chooses, how it cuts) and a float 
 of weights, one row per seat, so that an experiment can mix strategies at a table and
 sweep their parameters. The decision functions are compiled once and used by both the
 Numba kernel and the reference engine: the reference owns the rules, the strategy only
-answers "what would you do?" from the table as every player sees it.
+answers "what would you do?" from the table as every player sees it. The ``choose_*``
+functions receive every seat's codes, weights and chance table (``fill_chances``), one
+row per seat, and the seat that decides.
 
 What a player sees (the *view*): every player's face-up collected slices, the cake on
 the table and its portions, and ``unseen[k]``, the slices of kind ``k`` not yet revealed
@@ -15,9 +17,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cakesim.circle import arcs_of_cut
+from cakesim.circle import along, arcs_of_cut
 from cakesim.errors import InputError
-from cakesim.jit import jit_borrowing
+from cakesim.jit import jit_borrowing, jit_inline
 from cakesim.seeding import below
 from cakesim.tables import Table
 
@@ -117,20 +119,68 @@ def named_strategy(name: str) -> Strategy:
 
 
 @jit_borrowing
-def majority_chance(mine, best_other, still_open, uncertainty, ties_score):
-    """Estimated chance that ``mine`` collected slices win (or share) a kind's majority.
+def lead_chance(lead, still_open, uncertainty, ties_score):
+    """Estimated chance that a lead of ``lead`` slices over the best opponent wins a majority.
 
-    The lead over the best opponent (a tie counts half a slice for us when ties score,
-    against us when they do not) is shrunk by the slices of the kind still to be decided,
-    then squashed into (0, 1). With nothing left to come the answer is exact.
+    A tie counts half a slice for us when ties score, against us when they do not; the
+    lead is shrunk by the slices of the kind still to be decided, then squashed into
+    (0, 1). With nothing left to come the answer is exact.
     """
-    if mine == 0:
-        return 0.0
-    margin = float(mine - best_other) + (0.5 if ties_score else -0.5)
+    margin = float(lead) + (0.5 if ties_score else -0.5)
     if still_open == 0:
         return 1.0 if margin > 0.0 else 0.0
-    lead = margin / (1.0 + uncertainty * still_open)
-    return 0.5 + 0.5 * lead / (1.0 + abs(lead))
+    shrunk = margin / (1.0 + uncertainty * still_open)
+    return 0.5 + 0.5 * shrunk / (1.0 + abs(shrunk))
+
+
+# Planes of a chance table.
+CHANCE = 0
+RISE = 1
+
+
+@jit_borrowing
+def chance_table_shape(most):
+    """The shape of a chance table when no kind has more than ``most`` slices."""
+    return 2, most + 1, 2 * most + 1
+
+
+@jit_borrowing
+def fill_chances(params, ties_score, chances):
+    """A strategy's chance table, filled once so that the valuation never divides.
+
+    ``chances[CHANCE, still_open, lead + most]`` is ``lead_chance``, and
+    ``chances[RISE, ...]`` what one more slice adds to it. ``most``
+    (``chances.shape[1] - 1``) is the most slices any kind has, so every lead of a
+    player with slices lies in ``-most .. most``.
+    """
+    most = chances.shape[1] - 1
+    for still_open in range(most + 1):
+        for lead in range(-most, most + 1):
+            chances[CHANCE, still_open, lead + most] = lead_chance(
+                lead, still_open, params[UNCERTAINTY], ties_score)
+        for index in range(2 * most):
+            chances[RISE, still_open, index] = (chances[CHANCE, still_open, index + 1]
+                                                - chances[CHANCE, still_open, index])
+
+
+@jit_inline
+def majority_chance(chances, mine, best_other, still_open):
+    """Estimated chance that ``mine`` collected slices win (or share) a kind's majority."""
+    if mine == 0:
+        return 0.0
+    return chances[CHANCE, still_open, mine - best_other + chances.shape[1] - 1]
+
+
+@jit_inline
+def chance_rise(chances, mine, best_other, still_open):
+    """How much one more slice raises ``majority_chance``.
+
+    From none, the chance before is 0, so the rise is the chance with one slice.
+    """
+    index = mine - best_other + chances.shape[1] - 1
+    if mine == 0:
+        return chances[CHANCE, still_open, index + 1]
+    return chances[RISE, still_open, index]
 
 
 @jit_borrowing
@@ -143,19 +193,28 @@ def best_opponent(collected, seat, kind):
     return most
 
 
-@jit_borrowing
-def slice_choice(params, mine, best_other, still_open, value, cream, ties_score):
+@jit_inline
+def fill_rivals(collected, seat, rivals):
+    """``rivals[k]``: ``best_opponent`` of every kind, once per decision (piles stay put)."""
+    rivals[:] = 0
+    for other in range(collected.shape[0]):
+        if other != seat:
+            for kind in range(collected.shape[1]):
+                rivals[kind] = max(rivals[kind], collected[other, kind])
+
+
+@jit_inline
+def slice_choice(params, chances, mine, best_other, still_open, value, cream):
     """Greedy choice for one slice: ``(gain, eat)``; eat when that gains at least as much."""
     eat_gain = params[EAT_WEIGHT] * cream
-    now = majority_chance(mine, best_other, still_open, params[UNCERTAINTY], ties_score)
-    then = majority_chance(mine + 1, best_other, still_open, params[UNCERTAINTY], ties_score)
-    collect_gain = params[COLLECT_WEIGHT] * value * (then - now)
+    collect_gain = params[COLLECT_WEIGHT] * value * chance_rise(chances, mine, best_other,
+                                                                still_open)
     if eat_gain >= collect_gain:
         return eat_gain, True
     return collect_gain, False
 
 
-@jit_borrowing
+@jit_inline
 def open_slices(unseen, cake_kind, portion_start, portion_len, portion_taken, n_portions,
                 out):
     """``out[k]``: slices of kind ``k`` still undecided (unseen or in untaken portions)."""
@@ -164,51 +223,68 @@ def open_slices(unseen, cake_kind, portion_start, portion_len, portion_taken, n_
         out[kind] = unseen[kind]
     for p in range(n_portions):
         if not portion_taken[p]:
-            for j in range(portion_len[p]):
-                out[cake_kind[(portion_start[p] + j) % n]] += 1
+            position = portion_start[p]
+            for _ in range(portion_len[p]):
+                out[cake_kind[position]] += 1
+                position = along(position, 1, n)
 
 
-@jit_borrowing
-def plan_portion(params, seat, start, length, cake_kind, cake_cream, collected, still_open,
-                 majority_value, ties_score, added, decided):
+@jit_inline
+def plan_portion(params, chances, seat, start, length, cake_kind, cake_cream, collected,
+                 still_open, rivals, majority_value, added, decided):
     """Greedy slice-by-slice plan for a portion: ``(value, eat_mask)``.
 
     Slices are decided in arc order; each decision sees the slices already collected from
-    this portion. ``added`` and ``decided`` are scratch arrays of one entry per kind.
+    this portion. ``added`` and ``decided`` are scratch arrays of one entry per kind, zero
+    on entry and on return.
     """
     n = cake_kind.shape[0]
-    added[:] = 0
-    decided[:] = 0
     value = 0.0
     eat_mask = 0
+    position = start
     for j in range(length):
-        gain, eat = _next_slice(params, seat, (start + j) % n, cake_kind, cake_cream,
-                                collected, still_open, majority_value, ties_score, added,
-                                decided)
+        gain, eat = _next_slice(params, chances, seat, position, cake_kind, cake_cream,
+                                collected, still_open, rivals, majority_value, added, decided)
         value += gain
         if eat:
             eat_mask |= 1 << j
+        position = along(position, 1, n)
+    _forget(cake_kind, start, length, added, decided)
     return value, eat_mask
 
 
-@jit_borrowing
-def _next_slice(params, seat, position, cake_kind, cake_cream, collected, still_open,
-                majority_value, ties_score, added, decided):
+@jit_inline
+def _forget(cake_kind, start, length, added, decided):
+    """Zero ``added``/``decided`` again for the kinds of an arc just planned.
+
+    They are zero between plans; clearing only the kinds touched is cheaper than
+    clearing every kind before each of the hundreds of plans per game.
+    """
+    n = cake_kind.shape[0]
+    position = start
+    for _ in range(length):
+        added[cake_kind[position]] = 0
+        decided[cake_kind[position]] = 0
+        position = along(position, 1, n)
+
+
+@jit_inline
+def _next_slice(params, chances, seat, position, cake_kind, cake_cream, collected,
+                still_open, rivals, majority_value, added, decided):
     """Decide the next slice of a portion being planned; count it in ``added``/``decided``."""
     kind = cake_kind[position]
     decided[kind] += 1
-    gain, eat = slice_choice(params, collected[seat, kind] + added[kind],
-                             best_opponent(collected, seat, kind),
-                             still_open[kind] - decided[kind], majority_value[kind],
-                             cake_cream[position], ties_score)
+    gain, eat = slice_choice(params, chances, collected[seat, kind] + added[kind],
+                             rivals[kind], still_open[kind] - decided[kind],
+                             majority_value[kind], cake_cream[position])
     if not eat:
         added[kind] += 1
     return gain, eat
 
 
 @jit_borrowing
-def best_decline(params, seat, collected, collected_cream, still_open, majority_value,
-                 ties_score):
+def best_decline(params, chances, seat, collected, collected_cream, still_open, rivals,
+                 majority_value):
     """The collected kind whose eating gains most: ``(kind, gain)``; kind -1 if none."""
     best_kind = -1
     best_gain = 0.0
@@ -216,8 +292,7 @@ def best_decline(params, seat, collected, collected_cream, still_open, majority_
         mine = collected[seat, kind]
         if mine == 0:
             continue
-        chance = majority_chance(mine, best_opponent(collected, seat, kind), still_open[kind],
-                                 params[UNCERTAINTY], ties_score)
+        chance = majority_chance(chances, mine, rivals[kind], still_open[kind])
         gain = (params[EAT_WEIGHT] * collected_cream[seat, kind]
                 - params[COLLECT_WEIGHT] * majority_value[kind] * chance)
         if best_kind < 0 or gain > best_gain:
@@ -231,32 +306,34 @@ def best_decline(params, seat, collected, collected_cream, still_open, majority_
 
 
 @jit_borrowing
-def choose_action(codes, params, seat, cake_kind, cake_cream, portion_start, portion_len,
-                  portion_taken, n_portions, collected, collected_cream, unseen,
-                  majority_value, ties_score, stream, still_open, added, decided):
+def choose_action(codes, params, chances, seat, cake_kind, cake_cream, portion_start,
+                  portion_len, portion_taken, n_portions, collected, collected_cream, unseen,
+                  majority_value, stream, still_open, rivals, added, decided):
     """A chooser's move: ``(action, index, eat_mask)`` with action TAKE, DECLINE_EAT or PASS.
 
     For TAKE, ``index`` is the portion and bit ``j`` of ``eat_mask`` says to eat its
     ``j``-th slice; for DECLINE_EAT, ``index`` is the kind eaten.
     """
-    if codes[0] == RANDOM:
+    if codes[seat, 0] == RANDOM:
         return _random_action(seat, portion_len, portion_taken, n_portions, collected, stream)
+    weights, table = params[seat], chances[seat]
     open_slices(unseen, cake_kind, portion_start, portion_len, portion_taken, n_portions,
                 still_open)
+    fill_rivals(collected, seat, rivals)
     best_portion = -1
     best_value = 0.0
     best_mask = 0
     for p in range(n_portions):
         if portion_taken[p]:
             continue
-        value, eat_mask = plan_portion(params, seat, portion_start[p], portion_len[p],
-                                       cake_kind, cake_cream, collected, still_open,
-                                       majority_value, ties_score, added, decided)
+        value, eat_mask = plan_portion(weights, table, seat, portion_start[p], portion_len[p],
+                                       cake_kind, cake_cream, collected, still_open, rivals,
+                                       majority_value, added, decided)
         if best_portion < 0 or value > best_value:
             best_portion, best_value, best_mask = p, value, eat_mask
-    kind, gain = best_decline(params, seat, collected, collected_cream, still_open,
-                              majority_value, ties_score)
-    if kind >= 0 and gain - params[DECLINE_THRESHOLD] > best_value:
+    kind, gain = best_decline(weights, table, seat, collected, collected_cream, still_open,
+                              rivals, majority_value)
+    if kind >= 0 and gain - weights[DECLINE_THRESHOLD] > best_value:
         return DECLINE_EAT, kind, 0
     if best_portion >= 0:
         return TAKE, best_portion, best_mask
@@ -300,34 +377,37 @@ def _random_action(seat, portion_len, portion_taken, n_portions, collected, stre
 
 
 @jit_borrowing
-def choose_cut(codes, params, waiter, cake_kind, cake_cream, collected, collected_cream,
-               unseen, majority_value, ties_score, portion_limit, cut_masks, stream,
-               still_open, added, decided, arc_value, decline_value, starts, lengths, taken):
+def choose_cut(codes, params, chances, waiter, cake_kind, cake_cream, collected,
+               collected_cream, unseen, majority_value, portion_limit, cut_masks, stream,
+               still_open, rivals, added, decided, arc_value, decline_value, starts, lengths,
+               taken):
     """The waiter's cut, as a gap mask (see ``cakesim.circle``)."""
-    if codes[1] == RANDOM_CUT:
+    if codes[waiter, 1] == RANDOM_CUT:
         return cut_masks[below(stream, cut_masks.shape[0])]
+    weights, table = params[waiter], chances[waiter]
     n = cake_kind.shape[0]
     for kind in range(unseen.shape[0]):
         still_open[kind] = unseen[kind]
     for position in range(n):
         still_open[cake_kind[position]] += 1
-    if codes[1] == BALANCED_CUT:
-        return _balanced_cut(params, waiter, cake_kind, cake_cream, collected, still_open,
-                             majority_value, ties_score, portion_limit, arc_value, added,
-                             decided)
+    if codes[waiter, 1] == BALANCED_CUT:
+        return _balanced_cut(weights, table, waiter, cake_kind, cake_cream, collected,
+                             still_open, rivals, majority_value, portion_limit, arc_value,
+                             added, decided)
     for seat in range(collected.shape[0]):
-        _value_arcs(params, seat, n, cake_kind, cake_cream, collected, still_open,
-                    majority_value, ties_score, arc_value, added, decided)
-        kind, gain = best_decline(params, seat, collected, collected_cream, still_open,
-                                  majority_value, ties_score)
-        decline_value[seat] = gain - params[DECLINE_THRESHOLD] if kind >= 0 else -1.0
-    return _best_enumerated_cut(params, waiter, n, cut_masks, arc_value, decline_value,
-                                starts, lengths, taken)
+        fill_rivals(collected, seat, rivals)
+        _value_arcs(weights, table, seat, n, cake_kind, cake_cream, collected, still_open,
+                    rivals, majority_value, arc_value, added, decided)
+        kind, gain = best_decline(weights, table, seat, collected, collected_cream,
+                                  still_open, rivals, majority_value)
+        decline_value[seat] = gain - weights[DECLINE_THRESHOLD] if kind >= 0 else -1.0
+    return _best_enumerated_cut(waiter, n, cut_masks, arc_value, decline_value, starts,
+                                lengths, taken)
 
 
 @jit_borrowing
-def _balanced_cut(params, waiter, cake_kind, cake_cream, collected, still_open,
-                  majority_value, ties_score, portion_limit, arc_value, added, decided):
+def _balanced_cut(params, chances, waiter, cake_kind, cake_cream, collected, still_open,
+                  rivals, majority_value, portion_limit, arc_value, added, decided):
     """As many near-equal arcs as allowed, turned so that the worst arc is worth most.
 
     The waiter takes last, so it expects the portion nobody wanted: it rotates the
@@ -339,8 +419,11 @@ def _balanced_cut(params, waiter, cake_kind, cake_cream, collected, still_open,
     if k <= 1:
         return 0
     # Every rotation reuses the same few arcs: value each start's prefixes once.
-    _value_arcs(params, waiter, (n + k - 1) // k, cake_kind, cake_cream, collected,
-                still_open, majority_value, ties_score, arc_value, added, decided)
+    fill_rivals(collected, waiter, rivals)
+    _value_arcs(params, chances, waiter, (n + k - 1) // k, cake_kind, cake_cream, collected,
+                still_open, rivals, majority_value, arc_value, added, decided)
+    short = n // k
+    longer = n % k
     best_mask = 0
     best_worst = 0.0
     for offset in range(n):
@@ -348,41 +431,42 @@ def _balanced_cut(params, waiter, cake_kind, cake_cream, collected, still_open,
         worst = 0.0
         start = offset
         for arc in range(k):
-            length = n // k + (1 if arc < n % k else 0)
-            mask |= 1 << ((start + n - 1) % n)
+            length = short + (1 if arc < longer else 0)
+            mask |= 1 << along(start, n - 1, n)
             value = arc_value[waiter, start, length]
             if arc == 0 or value < worst:
                 worst = value
-            start = (start + length) % n
+            start = along(start, length, n)
         if offset == 0 or worst > best_worst:
             best_mask, best_worst = mask, worst
     return best_mask
 
 
-@jit_borrowing
-def _value_arcs(params, seat, longest, cake_kind, cake_cream, collected, still_open,
-                majority_value, ties_score, arc_value, added, decided):
+@jit_inline
+def _value_arcs(params, chances, seat, longest, cake_kind, cake_cream, collected, still_open,
+                rivals, majority_value, arc_value, added, decided):
     """``arc_value[seat, start, length]``: the greedy value of every arc up to ``longest``.
 
     One pass per start: the plan of an arc extends the plan of its prefix. A waiter values
-    everyone with its own weights (it does not know the others').
+    everyone with its own weights (it does not know the others'); ``rivals`` is ``seat``'s.
     """
     n = cake_kind.shape[0]
     for start in range(n):
-        added[:] = 0
-        decided[:] = 0
         value = 0.0
+        position = start
         for j in range(longest):
-            gain, _ = _next_slice(params, seat, (start + j) % n, cake_kind, cake_cream,
-                                  collected, still_open, majority_value, ties_score, added,
+            gain, _ = _next_slice(params, chances, seat, position, cake_kind, cake_cream,
+                                  collected, still_open, rivals, majority_value, added,
                                   decided)
             value += gain
             arc_value[seat, start, j + 1] = value
+            position = along(position, 1, n)
+        _forget(cake_kind, start, longest, added, decided)
 
 
 @jit_borrowing
-def _best_enumerated_cut(params, waiter, n, cut_masks, arc_value, decline_value, starts,
-                         lengths, taken):
+def _best_enumerated_cut(waiter, n, cut_masks, arc_value, decline_value, starts, lengths,
+                         taken):
     """Try every legal cut; predict each chooser's pick; keep the waiter's best outcome."""
     players = arc_value.shape[0]
     best_mask = 0
@@ -421,10 +505,10 @@ def _predicted_pick(values, starts, lengths, taken, count):
 
 
 @jit_borrowing
-def choose_bonus(codes, params, seat, aside_kind, aside_cream, aside_left, collected,
-                 unseen, majority_value, ties_score, stream):
+def choose_bonus(codes, params, chances, seat, aside_kind, aside_cream, aside_left,
+                 collected, unseen, majority_value, stream):
     """Which set-aside slice to keep and whether to eat it: ``(index, eat)``."""
-    if codes[0] == RANDOM:
+    if codes[seat, 0] == RANDOM:
         left = 0
         for a in range(aside_kind.shape[0]):
             if aside_left[a]:
@@ -442,9 +526,9 @@ def choose_bonus(codes, params, seat, aside_kind, aside_cream, aside_left, colle
         if not aside_left[a]:
             continue
         kind = aside_kind[a]
-        gain, eat = slice_choice(params, collected[seat, kind],
+        gain, eat = slice_choice(params[seat], chances[seat], collected[seat, kind],
                                  best_opponent(collected, seat, kind), unseen[kind] - 1,
-                                 majority_value[kind], aside_cream[a], ties_score)
+                                 majority_value[kind], aside_cream[a])
         if best < 0 or gain > best_gain:
             best, best_gain, best_eat = a, gain, eat
     return best, best_eat
