@@ -121,7 +121,7 @@ def _parser() -> argparse.ArgumentParser:
     reports.set_defaults(handler=_reports)
 
     replay = commands.add_parser("replay", help="print the move log of one game")
-    replay.add_argument("game", choices=["piece-o-cake", "speedtorte"])
+    replay.add_argument("game", choices=["piece-o-cake", "speedtorte", "part-du-chef"])
     replay.add_argument("--seed", type=_natural, required=True)
     replay.add_argument("--game", dest="index", type=_natural, required=True,
                         help="game index within the seed")
@@ -136,7 +136,7 @@ def _parser() -> argparse.ArgumentParser:
     replay.set_defaults(handler=_replay)
 
     score = commands.add_parser("score", help="score an end position from a JSON file")
-    score.add_argument("game", choices=["piece-o-cake"])
+    score.add_argument("game", choices=["piece-o-cake", "part-du-chef"])
     score.add_argument("file")
     score.add_argument("--rules", help="rule-set file (default: the published rules)")
     score.set_defaults(handler=_score)
@@ -316,6 +316,7 @@ def _score(args) -> int:
     from cakesim.games import get_game
     from cakesim.games.piece_o_cake.replay import score_file
 
-    rules = get_game(args.game).load_rules(args.rules)
-    print(json.dumps(score_file(rules, args.file)))
+    game = get_game(args.game)
+    rules = game.load_rules(args.rules)
+    print(json.dumps(getattr(game, "score_file", score_file)(rules, args.file)))
     return 0

@@ -5,7 +5,8 @@ from importlib import import_module
 from cakesim.errors import InputError
 
 GAMES = {"piece-o-cake": "cakesim.games.piece_o_cake.game",
-         "speedtorte": "cakesim.games.speedtorte.game"}
+         "speedtorte": "cakesim.games.speedtorte.game",
+         "part-du-chef": "cakesim.games.part_du_chef.game"}
 
 
 def get_game(name: str):

@@ -1,0 +1,96 @@
+"""Choosing a cut of a circle when the cutter takes the last portion (RULES.md sections 1, 2).
+
+Both helpers read a table of arc values, ``values[seat, start, length]``: what ``seat``
+would get from the arc of ``length`` slices starting at ``start``, as the cutter
+estimates it. They never allocate (``jit_borrowing``).
+"""
+
+import numpy as np
+
+from cakesim.circle import arcs_of_cut
+from cakesim.jit import jit_borrowing
+
+
+@jit_borrowing
+def rotated_even_cut(values, n, k):
+    """``k`` near-equal arcs (longer arcs first), rotated so that the worst arc is worth most.
+
+    ``values`` is the cutter's own ``(n, n + 1)`` table. The cutter takes last, so it
+    expects the portion nobody wanted: it keeps the rotation whose least valuable arc is
+    the most valuable. Returns the cut's gap mask (see ``cakesim.circle``).
+    """
+    if k <= 1:
+        return 0
+    short = n // k
+    longer = n % k
+    best_mask = 0
+    best_worst = 0.0
+    for offset in range(n):
+        mask = 0
+        worst = 0.0
+        start = offset
+        for arc in range(k):
+            length = short + (1 if arc < longer else 0)
+            mask |= 1 << ((start + n - 1) % n)
+            value = values[start, length]
+            if arc == 0 or value < worst:
+                worst = value
+            start = (start + length) % n
+        if offset == 0 or worst > best_worst:
+            best_mask, best_worst = mask, worst
+    return best_mask
+
+
+def arc_table(cut_masks: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(starts, lengths)``, shape ``(cuts, most arcs)``: every cut's arcs, as ``arcs_of_cut``.
+
+    Arcs past a cut's count have length 0. Tabulated once, so that a cutter trying every
+    cut for every pizza does not recompute them.
+    """
+    most = max(1, max(int(m).bit_count() for m in cut_masks)) if len(cut_masks) else 1
+    starts = np.zeros((len(cut_masks), most), dtype=np.int64)
+    lengths = np.zeros((len(cut_masks), most), dtype=np.int64)
+    row_starts = np.zeros(n, dtype=np.int64)
+    row_lengths = np.zeros(n, dtype=np.int64)
+    for c, mask in enumerate(cut_masks):
+        count = arcs_of_cut(mask, n, row_starts, row_lengths)
+        starts[c, :count] = row_starts[:count]
+        lengths[c, :count] = row_lengths[:count]
+    return starts, lengths
+
+
+@jit_borrowing
+def last_portion_cut(cutter, cut_masks, cut_starts, cut_lengths, values, taken):
+    """The cut whose last portion is worth most to ``cutter``, every other seat taking first.
+
+    ``cut_starts``/``cut_lengths`` are ``arc_table(cut_masks, n)``. Every seat from the
+    cutter's left picks, in turn, the untaken arc it values most (ties: the lowest); the
+    cutter's outcome is the best arc left after them (with as many arcs as players, the
+    one that is left). Ties between cuts: the first in ``cut_masks``.
+    """
+    players = values.shape[0]
+    best_mask = 0
+    best_outcome = 0.0
+    for c in range(cut_masks.shape[0]):
+        count = 0
+        while count < cut_lengths.shape[1] and cut_lengths[c, count] > 0:
+            taken[count] = False
+            count += 1
+        outcome = 0.0
+        for turn in range(1, players + 1):
+            chooser = (cutter + turn) % players
+            pick = -1
+            pick_value = 0.0
+            for p in range(count):
+                if taken[p]:
+                    continue
+                value = values[chooser, cut_starts[c, p], cut_lengths[c, p]]
+                if pick < 0 or value > pick_value:
+                    pick, pick_value = p, value
+            if pick >= 0:
+                taken[pick] = True
+                if chooser == cutter:
+                    outcome = pick_value
+        if c == 0 or outcome > best_outcome:
+            best_mask, best_outcome = cut_masks[c], outcome
+    return best_mask

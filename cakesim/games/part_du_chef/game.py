@@ -1,0 +1,134 @@
+"""La Part du Chef as the shared machinery sees it: tables, chunks, seat names, replays."""
+
+from functools import cache
+from typing import ClassVar
+
+import numpy as np
+
+from cakesim.circle import cut_table
+from cakesim.cutting import arc_table
+from cakesim.games.base import Chunk, TableSpec
+from cakesim.games.part_du_chef import kernel
+from cakesim.games.part_du_chef.reference import play_game
+from cakesim.games.part_du_chef.replay import format_replay, score_file
+from cakesim.games.part_du_chef.rules import (
+    PEPPER_ASSIGNMENTS,
+    RECEIPT_POINTS,
+    VARIANTS,
+    RuleSet,
+    load_rules,
+)
+from cakesim.games.part_du_chef.strategies import (
+    BUILTIN,
+    Strategy,
+    named_strategy,
+    parse_strategy,
+    strategy_arrays,
+)
+
+
+@cache
+def _cuts(slices: int, portions: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every cut into exactly ``portions`` arcs, and the arcs of each."""
+    masks = cut_table(slices, portions, least=portions)
+    return (masks, *arc_table(masks, slices))
+
+
+class PartDuChef:
+    """La Part du Chef (RULES.md section 2)."""
+
+    name = "part-du-chef"
+    title = "La Part du Chef"
+    cooperative = False
+    win_units = kernel.WIN_UNITS
+    seat_metrics = ("total", "majority", "olives", "slices", "diversity", "burnt")
+    game_metrics = ("steals", "empty_steals", "finishers_eaten", "eaten_slices",
+                    "marianne_used", "marianne_pizza")
+    variants = VARIANTS
+    table_options = ()
+    rule_files: ClassVar[dict[str, str]] = {"rules": "path"}
+    """Files an experiment may name (``rules = "..."``), and their ``load_rules`` keyword."""
+    rule_overrides: ClassVar[dict[str, tuple[str, ...]]] = {
+        "receipt_point": RECEIPT_POINTS, "pepper_assignment": PEPPER_ASSIGNMENTS}
+
+    load_rules = staticmethod(load_rules)
+    parse_strategy = staticmethod(parse_strategy)
+    named_strategy = staticmethod(named_strategy)
+    score_file = staticmethod(score_file)
+    strategy_names = tuple(BUILTIN)
+
+    def table(self, rules: RuleSet, players: int, strategies: list[Strategy],
+              variant: str = "base", duplicate: bool = False, label: str = "") -> TableSpec:
+        """A table of ``players`` playing ``variant`` of ``rules``."""
+        table_rules = rules.for_table(players, variant)
+        names = "/".join(dict.fromkeys(s.name for s in strategies))
+        label = label or f"{players}P {variant} {names}"
+        return TableSpec(self.name, label, players, variant, table_rules, tuple(strategies),
+                         duplicate)
+
+    def game_metrics_of(self, table: TableSpec) -> tuple[str, ...]:
+        """The per-game metrics a table reports: La Marianne's only when it is in play."""
+        if table.rules.marianne:
+            return self.game_metrics
+        return tuple(m for m in self.game_metrics if not m.startswith("marianne"))
+
+    def has_variant(self, rules: RuleSet, players: int, variant: str) -> bool:
+        """Every variant exists at every player count."""
+        return variant in VARIANTS
+
+    def play_chunk(self, table: TableSpec, seed: int, first_game: int, games: int) -> Chunk:
+        """Play games ``first_game .. first_game + games`` with the Numba kernel."""
+        a = table.rules.arrays
+        codes, params = strategy_arrays(list(table.strategies))
+        shape = (games, table.players)
+        seat = {m: np.zeros(shape, np.int16) for m in (*self.seat_metrics, "win_units")}
+        game = {m: np.zeros(games, np.int16) for m in self.game_metrics}
+        kernel.play_games(
+            np.uint64(seed), first_game, table.duplicate, a["slice_category"],
+            a["slice_olives"], a["slice_finisher"], a["majority_value"], a["pizzas"],
+            a["slices_per_pizza"], a["diversity_bonus"], a["slice_point"],
+            a["burnt_penalty"], a["receipt_holder"], a["pepper_sequential"], a["marianne"],
+            *_cuts(a["slices_per_pizza"], table.players), codes, params,
+            seat["total"], seat["majority"], seat["olives"], seat["slices"],
+            seat["diversity"], seat["burnt"], seat["win_units"], game["steals"],
+            game["empty_steals"], game["finishers_eaten"], game["eaten_slices"],
+            game["marianne_pizza"])
+        game["marianne_used"][:] = game["marianne_pizza"] > 0
+        metrics = self.game_metrics_of(table)
+        return Chunk(first_game, seat, {m: v for m, v in game.items() if m in metrics})
+
+    def bench_tables(self, rules: RuleSet) -> list[tuple[str, TableSpec]]:
+        """The benchmark's tables: three built-in strategies at every seat, P = 2..5, base."""
+        return [(name, self.table(rules, players, [named_strategy(name)] * players))
+                for name in ("greedy-balanced", "greedy", "random") for players in (2, 3, 4, 5)]
+
+    def reference_outcome(self, table: TableSpec, seed: int, index: int) -> tuple:
+        """Every seat's total, from the reference engine."""
+        result = play_game(table.rules, list(table.strategies), seed, index, table.duplicate)
+        return tuple(result.sheet.total)
+
+    def kernel_outcome(self, chunk: Chunk, game: int) -> tuple:
+        """Every seat's total of game ``game`` of a kernel chunk."""
+        return tuple(int(x) for x in chunk.seat["total"][game])
+
+    def replay(self, rules: RuleSet, seed: int, index: int, players: int | None = None,
+               variant: str | None = None, strategy: str | None = None) -> str:
+        """The reference engine's move log of game ``index`` of ``seed``, as text."""
+        players, variant = players or 4, variant or "base"
+        chosen = named_strategy(strategy or "greedy")
+        result = play_game(rules.for_table(players, variant), [chosen] * players, seed, index)
+        header = (f"{self.title}: seed {seed}, game {index}, {players} players, {variant} "
+                  f"rules, {chosen.name} at every seat ({chosen.describe()})")
+        return format_replay(rules, result, header)
+
+    def seat_role(self, table: TableSpec, seat: int) -> str:
+        """``first chef (pizzas 1, 4)``, ``seat 2 (pizza 2)``: who cuts which pizzas."""
+        pizzas = table.rules.rules.pizzas
+        cut = [str(c + 1) for c in range(pizzas) if c % table.players == seat]
+        name = "first chef" if seat == 0 else f"seat {seat + 1}"
+        if not cut:
+            return f"{name} (cuts no pizza)"
+        return f"{name} (pizza{'s' if len(cut) > 1 else ''} {', '.join(cut)})"
+
+
+GAME = PartDuChef()

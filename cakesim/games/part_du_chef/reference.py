@@ -1,0 +1,336 @@
+"""The reference engine: La Part du Chef's rules as plain Python, one method per rule step.
+
+Written to be read beside RULES.md section 2; speed is the kernel's job. It plays one
+game from a deal and one strategy per seat, checks that every decision a strategy makes
+is legal, and keeps a move log a person can read. Seat 0 is the first chef (and holds La
+Marianne when it is in play); seats are numbered in play order (to the chef's left).
+"""
+
+import itertools
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from cakesim.circle import cut_table, portions_of_cut
+from cakesim.cutting import arc_table
+from cakesim.games.part_du_chef import strategies
+from cakesim.games.part_du_chef.kernel import MARIANNE_HOLDER, deal_pizzas
+from cakesim.games.part_du_chef.rules import RuleSet, TableRules
+from cakesim.games.part_du_chef.strategies import Strategy, strategy_arrays
+from cakesim.jit import plain_python
+from cakesim.seeding import DECISION_STREAM, new_stream
+from cakesim.tabletop import majority_sheet, seat_of_deal, split_win_units
+
+# The reference is the pure-Python engine the kernel is checked and timed against, so it
+# runs the strategies' decision functions as plain Python (the kernel runs them compiled).
+choose_cut = plain_python(strategies.choose_cut)
+choose_portion = plain_python(strategies.choose_portion)
+choose_victim = plain_python(strategies.choose_victim)
+choose_marianne = plain_python(strategies.choose_marianne)
+
+
+@dataclass(frozen=True)
+class Slice:
+    """One slice: its category (kind, pepper or burnt), its olives, whether it is a finisher."""
+
+    category: int
+    olives: int = 0
+    finisher: bool = False
+
+
+@dataclass
+class Player:
+    """A seat's slices: kept face up (counts by category), received points, eaten slices."""
+
+    seat: int
+    kept: list[int]
+    received: int = 0
+    """Slices received from portions that earn the receipt point (burnt excluded)."""
+    eaten: list[Slice] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Move:
+    """One line of the move log."""
+
+    pizza: int
+    seat: int
+    action: str
+    """``cut``, ``take``, ``steal``, ``empty-steal`` or ``marianne``."""
+    portions: tuple[tuple[Slice, ...], ...] = ()
+    """For a cut: the portions, in the order the log numbers them."""
+    portion: int = -1
+    """For a take: which portion of the cut (0-based)."""
+    slices: tuple[tuple[Slice, bool], ...] = ()
+    """For a take: each received slice with whether it was eaten."""
+    victim: int = -1
+    """For a steal: the robbed seat."""
+    category: int = -1
+    """For a steal: the kind stolen."""
+    swaps: tuple[tuple[int, int, int], ...] = ()
+    """For La Marianne: ``(given category, partner seat, taken category)`` twice."""
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    """RULES.md s2 "Scoring", seat by seat."""
+
+    peppers: list[tuple[int, ...]]
+    """The kind each of a seat's peppers is assigned to."""
+    counts: list[list[int]]
+    """Kept slices per kind with the peppers assigned."""
+    majority: list[int]
+    olives: list[int]
+    slices: list[int]
+    diversity: list[int]
+    burnt: list[int]
+    """Kept burnt slices (each costs the penalty)."""
+    total: list[int]
+    win_units: list[int]
+
+
+@dataclass
+class Result:
+    """A finished game: the score sheet, the move log and the players' piles."""
+
+    sheet: ScoreSheet
+    log: list[Move]
+    players: list[Player]
+
+
+class Game:
+    """One game in progress (RULES.md section 2)."""
+
+    def __init__(self, rules: TableRules, pizzas: list[list[Slice]],
+                 strategies: list[Strategy], stream: np.ndarray):
+        self.rules = rules
+        self.r = rules.rules
+        self.arrays = rules.arrays
+        self.pizzas = pizzas
+        self.codes, self.params = strategy_arrays(strategies)
+        self.stream = stream
+        self.kinds = len(self.r.kinds)
+        categories = self.kinds + 2
+        self.players = [Player(seat, [0] * categories) for seat in range(rules.players)]
+        self.unseen = np.array([self.r.count_of(c) for c in range(categories)], np.int16)
+        self.marianne = rules.marianne
+        self.cut_masks = cut_table(self.r.slices_per_pizza, rules.players, rules.players)
+        self.cut_arcs = arc_table(self.cut_masks, self.r.slices_per_pizza)
+        self.log: list[Move] = []
+
+    # The rule steps, in the order of play.
+
+    def play(self) -> Result:
+        """Serve every pizza, then score (s2 "A pizza" to "Scoring")."""
+        players = self.rules.players
+        for number, pizza in enumerate(self.pizzas):
+            chef = number % players
+            self.lay_out_pizza(pizza)
+            portions = self.cut_pizza(number, chef, pizza)
+            taken = [False] * len(portions)
+            for turn in range(1, players + 1):
+                seat = (chef + turn) % players
+                self.take_portion(number, seat, pizza, portions, taken)
+                if self.marianne and seat == MARIANNE_HOLDER:
+                    self.consider_marianne(number, seat)
+        return Result(self.score(), self.log, self.players)
+
+    def lay_out_pizza(self, pizza: list[Slice]) -> None:
+        """The pizza is laid out as a circle of 13: everyone sees its slices."""
+        for piece in pizza:
+            self.unseen[piece.category] -= 1
+
+    def cut_pizza(self, number: int, chef: int, pizza: list[Slice]) -> list[list[int]]:
+        """The chef cuts the circle into exactly P contiguous portions."""
+        n = len(pizza)
+        players = self.rules.players
+        scratch = [np.zeros(self.kinds + 2, np.int16) for _ in range(5)]
+        mask = choose_cut(self.codes, self.params, chef, *self._pizza_arrays(pizza),
+                          self._kept(), self.unseen, *self._scoring(), self.cut_masks,
+                          *self.cut_arcs, self.stream, *scratch, np.zeros((players, n, n + 1)),
+                          np.zeros(n, np.bool_))
+        portions = portions_of_cut(int(mask), n)
+        assert len(portions) == players, "a chef cuts exactly P portions"
+        assert sorted(p for portion in portions for p in portion) == list(range(n))
+        self.log.append(Move(number, chef, "cut", portions=tuple(
+            tuple(pizza[p] for p in portion) for portion in portions)))
+        return portions
+
+    def take_portion(self, number: int, seat: int, pizza: list[Slice],
+                     portions: list[list[int]], taken: list[bool]) -> None:
+        """Left of the chef first, each player takes a portion; the chef gets the last.
+
+        Each received slice is at once kept or eaten; burnt and pepper must be kept.
+        """
+        n = len(pizza)
+        starts = np.zeros(n, np.int64)
+        lengths = np.zeros(n, np.int64)
+        for i, portion in enumerate(portions):
+            starts[i], lengths[i] = portion[0], len(portion)
+        scratch = [np.zeros(self.kinds + 2, np.int16) for _ in range(5)]
+        index, eat_mask = choose_portion(
+            self.codes, self.params, seat, *self._pizza_arrays(pizza), starts, lengths,
+            np.array(taken, dtype=np.bool_), len(portions), self._kept(), self.unseen,
+            *self._scoring(), self.stream, *scratch)
+        assert 0 <= index < len(portions) and not taken[index], "portion not free"
+        if taken.count(False) == 1:
+            assert seat == (number % self.rules.players), "only the chef takes last"
+        taken[index] = True
+        decided = tuple((pizza[p], bool(eat_mask & (1 << j)))
+                        for j, p in enumerate(portions[index]))
+        self.log.append(Move(number, seat, "take", portion=index, slices=decided))
+        for piece, eat in decided:
+            self.receive_slice(number, seat, piece, eat)
+
+    def receive_slice(self, number: int, seat: int, piece: Slice, eat: bool) -> None:
+        """+1 on receipt (not for burnt); eaten: its olives; kept: its pile, a finisher steals."""
+        player = self.players[seat]
+        if piece.category != self.r.burnt:
+            player.received += 1
+        if eat:
+            assert piece.category < self.kinds, "peppers and burnt slices cannot be eaten"
+            player.eaten.append(piece)
+            return
+        player.kept[piece.category] += 1
+        if piece.finisher:
+            self.finisher_steals(number, seat, piece.category)
+
+    def finisher_steals(self, number: int, seat: int, kind: int) -> None:
+        """A kept finisher steals one kept slice of its kind from an opponent of the
+        keeper's choice (none if no opponent has one); the receipt point stays put."""
+        victim = choose_victim(self.codes, self.params, seat, kind, self._kept(),
+                               *self._scoring()[:2], self.r.burnt_penalty, self.stream)
+        holders = [p.seat for p in self.players if p.seat != seat and p.kept[kind] > 0]
+        if victim < 0:
+            assert not holders, "a finisher must rob when an opponent has that kind"
+            self.log.append(Move(number, seat, "empty-steal", category=kind))
+            return
+        assert victim in holders, "the robbed opponent must keep that kind"
+        self.players[victim].kept[kind] -= 1
+        self.players[seat].kept[kind] += 1
+        self.log.append(Move(number, seat, "steal", victim=victim, category=kind))
+
+    def consider_marianne(self, number: int, seat: int) -> None:
+        """La Marianne: once, on their own turn, the holder may swap two kept slices for two
+        kept slices of other players (their choice); then the card leaves the game."""
+        last = number == len(self.pizzas) - 1
+        kept = self._kept()
+        use, *choice = choose_marianne(self.codes, self.params, seat, last,
+                                       len(self.pizzas) - number, kept, np.zeros_like(kept),
+                                       *self._scoring()[:2], self.r.burnt_penalty,
+                                       self.stream)
+        if not use:
+            return
+        swaps = (tuple(choice[:3]), tuple(choice[3:]))
+        mine = self.players[seat].kept
+        gives = [give for give, _, _ in swaps]
+        takes = [(owner, take) for _, owner, take in swaps]
+        # Both exchanges use the piles as they were before the card was played.
+        for give in set(gives):
+            assert mine[give] >= gives.count(give), "the holder gives slices it keeps"
+        for owner, take in set(takes):
+            assert owner != seat and self.players[owner].kept[take] >= takes.count(
+                (owner, take)), "the holder takes slices other players keep"
+        for give, owner, take in swaps:
+            mine[give] -= 1
+            self.players[owner].kept[give] += 1
+            self.players[owner].kept[take] -= 1
+            mine[take] += 1
+        self.marianne = False
+        self.log.append(Move(number, seat, "marianne", swaps=swaps))
+
+    def score(self) -> ScoreSheet:
+        """Majorities (peppers assigned), olives, receipt points, diversity, burnt slices."""
+        return score_sheet(self.r, [p.kept for p in self.players],
+                           [p.received for p in self.players],
+                           [sum(s.olives for s in p.eaten) for p in self.players],
+                           [len(p.eaten) for p in self.players])
+
+    # What a strategy is shown: the table as arrays, in the kernel's layout.
+
+    def _kept(self) -> np.ndarray:
+        return np.array([p.kept for p in self.players], dtype=np.int16)
+
+    def _pizza_arrays(self, pizza: list[Slice]) -> tuple[np.ndarray, ...]:
+        return (np.array([p.category for p in pizza], np.int8),
+                np.array([p.olives for p in pizza], np.int8),
+                np.array([p.finisher for p in pizza], np.bool_))
+
+    def _scoring(self) -> tuple:
+        a = self.arrays
+        return a["majority_value"], a["diversity_bonus"], a["slice_point"], a["burnt_penalty"]
+
+
+def best_pepper_kinds(rules: RuleSet, mine: list[int], others: list[list[int]],
+                      peppers: int) -> tuple[int, ...]:
+    """The kinds for ``peppers`` peppers that maximise majority + diversity for ``mine``.
+
+    RULES.md s2 (**default**): against the others' kept counts ``others``; every multiset
+    of kinds is tried; ties go to the earliest kinds in the table's order.
+    """
+    best, best_value = (), None
+    for choice in itertools.combinations_with_replacement(range(len(rules.kinds)), peppers):
+        counts = [mine[k] + choice.count(k) for k in range(len(rules.kinds))]
+        value = rules.diversity_bonus * min(counts)
+        for k, value_k in enumerate(rules.majority_value):
+            if counts[k] > 0 and all(counts[k] >= row[k] for row in others):
+                value += value_k
+        if best_value is None or value > best_value:
+            best, best_value = choice, value
+    return best
+
+
+def score_sheet(rules: RuleSet, kept: list[list[int]], received: list[int],
+                olives: list[int], eaten: list[int]) -> ScoreSheet:
+    """Score kept piles (counts by category), receipt points, eaten olives and counts."""
+    kinds = len(rules.kinds)
+    players = len(kept)
+    counts = [list(row[:kinds]) for row in kept]
+    peppers = []
+    for seat in range(players):
+        others = counts if rules.pepper_assignment == "sequential" else kept
+        rows = [others[o][:kinds] for o in range(players) if o != seat]
+        choice = best_pepper_kinds(rules, kept[seat][:kinds], rows, kept[seat][rules.pepper])
+        peppers.append(choice)
+        if rules.pepper_assignment == "sequential":
+            for k in choice:
+                counts[seat][k] += 1
+    if rules.pepper_assignment == "independent":
+        for seat, choice in enumerate(peppers):
+            for k in choice:
+                counts[seat][k] += 1
+    majority = majority_sheet(counts, rules.majority_value, ties_score=True)
+    diversity = [rules.diversity_bonus * min(row) for row in counts]
+    if rules.receipt_point == "holder":
+        held = [eaten[s] + sum(kept[s][:kinds + 1]) for s in range(players)]
+    else:
+        held = list(received)
+    slices = [rules.slice_point * h for h in held]
+    burnt = [row[rules.burnt] for row in kept]
+    total = [majority[s] + olives[s] + slices[s] + diversity[s]
+             - rules.burnt_penalty * burnt[s] for s in range(players)]
+    return ScoreSheet(peppers, counts, majority, list(olives), slices, diversity, burnt, total,
+                      split_win_units(total))
+
+
+def deal_game(rules: TableRules, seed: int, deal: int) -> list[list[Slice]]:
+    """The pizzas of deal ``deal`` of ``seed``, dealt by the kernel's own function."""
+    r = rules.rules
+    a = rules.arrays
+    n = r.slices_per_pizza
+    order = np.empty(r.pizzas * n, dtype=np.int16)
+    pool = np.empty(len(r.slice_category) - r.count_of(r.burnt), dtype=np.int16)
+    deal_pizzas(seed, deal, np.zeros(2, np.uint64), a["slice_category"], r.burnt, n, order,
+                pool)
+    pieces = [Slice(r.slice_category[s], r.slice_olives[s], r.slice_finisher[s]) for s in order]
+    return [pieces[p * n:(p + 1) * n] for p in range(r.pizzas)]
+
+
+def play_game(rules: TableRules, strategies: list[Strategy], seed: int, game: int,
+              duplicate: bool = False) -> Result:
+    """Game ``game`` of ``seed``, exactly as the kernel plays it; ``strategies`` by player."""
+    deal, rotation = seat_of_deal(game, rules.players, duplicate)
+    players = rules.players
+    by_seat = [strategies[(seat - rotation) % players] for seat in range(players)]
+    stream = new_stream(seed, game, DECISION_STREAM)
+    return Game(rules, deal_game(rules, seed, deal), by_seat, stream).play()

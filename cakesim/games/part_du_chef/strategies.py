@@ -1,0 +1,569 @@
+"""La Part du Chef strategies: parameter vectors and the decision functions that read them.
+
+A strategy is four small integer codes (how it picks a portion and keeps or eats, how it
+cuts as chef, whom a finisher robs, how it plays La Marianne) and a float vector of
+weights, one row per seat, so that an experiment can mix strategies at a table and sweep
+their parameters. The decision functions are compiled once and used by both the Numba
+kernel and the reference engine (which runs them as plain Python): the engines own the
+rules, a strategy only answers "what would you do?" from the table as everyone sees it.
+
+What a player sees (the *view*): every player's kept slices by category (face up: the
+pizza kinds, peppers, burnt slices), the pizza on the table and its portions, and
+``unseen[c]``, the slices of category ``c`` on pizzas not yet laid out. Categories:
+``0 .. K-1`` the kinds, ``K`` pepper, ``K + 1`` burnt (see ``rules.py``).
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from cakesim.cutting import last_portion_cut, rotated_even_cut
+from cakesim.errors import InputError
+from cakesim.jit import jit_borrowing
+from cakesim.seeding import below
+from cakesim.tables import Table
+from cakesim.tabletop import lead_chance
+
+# Positions in a strategy's code vector, and the codes.
+CHOOSER, CUTTER, THIEF, MARIANNE = 0, 1, 2, 3
+RANDOM = 0
+GREEDY = 1
+CHOOSERS = {"random": RANDOM, "greedy": GREEDY}
+RANDOM_CUT = 0
+BALANCED_CUT = 1
+ENUMERATED_CUT = 2
+CUTTERS = {"random": RANDOM_CUT, "balanced": BALANCED_CUT, "enumerate": ENUMERATED_CUT}
+RANDOM_VICTIM = 0
+KIND_LEADER = 1
+SCORE_LEADER = 2
+THIEVES = {"random": RANDOM_VICTIM, "kind-leader": KIND_LEADER, "score-leader": SCORE_LEADER}
+NEVER = 0
+RANDOM_SWAP = 1
+GREEDY_SWAP = 2
+MARIANNES = {"never": NEVER, "random": RANDOM_SWAP, "greedy": GREEDY_SWAP}
+
+# Parameter positions in a strategy's float vector.
+EAT_WEIGHT = 0
+MAJORITY_WEIGHT = 1
+DIVERSITY_WEIGHT = 2
+UNCERTAINTY = 3
+BURNT_WEIGHT = 4
+PEPPER_WORTH = 5
+MARIANNE_THRESHOLD = 6
+SPITE = 7
+
+PARAMETERS = {
+    "eat_weight": (1.0, "points credited per olive of an eaten slice"),
+    "majority_weight": (1.0, "weight of the expected majority points a kept slice adds"),
+    "diversity_weight": (1.0, "weight of a kept slice's share of the diversity bonus: a "
+                              "slice of a kind tied for the fewest kept is worth the bonus "
+                              "divided by the number of kinds tied there"),
+    "uncertainty": (0.3, "how much each undecided slice of a kind blurs a lead in it "
+                         "(0: a lead is a sure win)"),
+    "burnt_weight": (1.0, "weight of the penalty of a burnt slice in a portion's value"),
+    "pepper_worth": (3.0, "points a kept pepper is credited with when La Marianne weighs "
+                          "piles (a pepper in a portion is valued as the best kind for it)"),
+    "marianne_threshold": (3.0, "gain La Marianne must promise before the holder's last "
+                                "turn; on the last turn any gain above 0 is taken"),
+    "spite": (0.5, "weight of the points La Marianne takes from the opponents swapped with, "
+                   "beside the holder's own gain"),
+}
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A named strategy: chooser, cutter, thief and Marianne codes and the weight vector."""
+
+    name: str
+    chooser: str = "greedy"
+    cutter: str = "enumerate"
+    thief: str = "kind-leader"
+    marianne: str = "greedy"
+    weights: tuple[tuple[str, float], ...] = ()
+    """Weights that differ from the defaults, as ``(name, value)`` pairs."""
+
+    @property
+    def codes(self) -> np.ndarray:
+        """``[chooser, cutter, thief, marianne]`` codes as the kernel reads them."""
+        return np.array([CHOOSERS[self.chooser], CUTTERS[self.cutter], THIEVES[self.thief],
+                         MARIANNES[self.marianne]], dtype=np.int8)
+
+    @property
+    def params(self) -> np.ndarray:
+        """The weight vector, defaults filled in, in ``PARAMETERS`` order."""
+        given = dict(self.weights)
+        return np.array([given.get(k, d) for k, (d, _) in PARAMETERS.items()])
+
+    def describe(self) -> str:
+        """One line: the four codes and the weights."""
+        if (self.chooser, self.cutter, self.thief, self.marianne) == ("random",) * 4:
+            return "uniform random legal play"
+        weights = ", ".join(f"{k}={v:g}" for k, v in zip(PARAMETERS, self.params, strict=True))
+        return (f"{self.chooser} chooser, {self.cutter} cutter, {self.thief} thief, "
+                f"{self.marianne} Marianne ({weights})")
+
+
+def parse_strategy(name: str, table: Table) -> Strategy:
+    """A ``Strategy`` from an experiment's ``[strategies.NAME]`` table."""
+    table.only(["chooser", "cutter", "thief", "marianne", *PARAMETERS])
+    chooser = table.get("chooser", str, "greedy", CHOOSERS)
+    randomly = chooser == "random"
+    cutter = table.get("cutter", str, "random" if randomly else "enumerate", CUTTERS)
+    thief = table.get("thief", str, "random" if randomly else "kind-leader", THIEVES)
+    marianne = table.get("marianne", str, "random" if randomly else "greedy", MARIANNES)
+    weights = {k: table.get(k, float) for k in PARAMETERS if k in table.data}
+    for key, value in weights.items():
+        if value < 0:
+            raise table.error(key, f"{value} is not allowed; must be 0 or more")
+    return Strategy(name, chooser, cutter, thief, marianne, tuple(weights.items()))
+
+
+def strategy_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
+    """Per-player code and parameter arrays for the kernel."""
+    return (np.stack([s.codes for s in strategies]), np.stack([s.params for s in strategies]))
+
+
+BUILTIN = {
+    "random": Strategy("random", "random", "random", "random", "random"),
+    "greedy": Strategy("greedy"),
+    "greedy-balanced": Strategy("greedy-balanced", cutter="balanced"),
+    "hoarder": Strategy("hoarder", cutter="balanced",
+                        weights=(("eat_weight", 0.5), ("diversity_weight", 1.5))),
+    "glutton": Strategy("glutton", cutter="balanced", weights=(("eat_weight", 2.0),)),
+    "thief-leader": Strategy("thief-leader", thief="score-leader"),
+}
+"""The strategy ladder: random play, greedy play with each cutter, keeping more (hoarder),
+eating more (glutton), robbing the overall leader (thief-leader)."""
+
+
+def named_strategy(name: str) -> Strategy:
+    """A built-in strategy by name (see ``BUILTIN``)."""
+    if name not in BUILTIN:
+        raise InputError("strategy", name, f"unknown strategy; built in: {', '.join(BUILTIN)}")
+    return BUILTIN[name]
+
+
+# ----------------------------------------------------------------------------------------
+# Valuation shared by every greedy decision.
+
+
+@jit_borrowing
+def fill_rivals(kept, seat, rivals, rival_ties):
+    """``rivals[c]``: the most kept slices of ``c`` among opponents; ``rival_ties[c]``: how many."""
+    for category in range(kept.shape[1]):
+        rivals[category] = 0
+        rival_ties[category] = 0
+        for other in range(kept.shape[0]):
+            if other == seat:
+                continue
+            if kept[other, category] > rivals[category]:
+                rivals[category] = kept[other, category]
+                rival_ties[category] = 1
+            elif kept[other, category] == rivals[category]:
+                rival_ties[category] += 1
+
+
+@jit_borrowing
+def held_value(params, mine, rival, left, value):
+    """Expected majority points of holding ``mine`` slices of a kind against ``rival``."""
+    if mine <= 0:
+        return 0.0
+    return params[MAJORITY_WEIGHT] * value * lead_chance(mine - rival, left,
+                                                          params[UNCERTAINTY], True)
+
+
+@jit_borrowing
+def keep_gain(params, seat, kind, finisher, kept, added, left, rivals, rival_ties,
+              majority_value, diversity_bonus):
+    """What keeping one slice of ``kind`` adds: majority chance, diversity, a finisher's steal.
+
+    A finisher with an opponent to rob is valued as two slices, the rival's lead cut by one
+    when a single opponent holds it. ``added`` holds the slices kept so far in the plan.
+    """
+    mine = kept[seat, kind] + added[kind]
+    rival = rivals[kind]
+    value = majority_value[kind]
+    before = held_value(params, mine, rival, left, value)
+    if finisher and rival > 0:
+        after = held_value(params, mine + 2, rival - 1 if rival_ties[kind] == 1 else rival,
+                           left, value)
+    else:
+        after = held_value(params, mine + 1, rival, left, value)
+    gain = after - before
+    lowest = kept[seat, 0] + added[0]
+    for k in range(1, majority_value.shape[0]):
+        lowest = min(lowest, kept[seat, k] + added[k])
+    if mine == lowest:
+        ties = 0
+        for k in range(majority_value.shape[0]):
+            if kept[seat, k] + added[k] == lowest:
+                ties += 1
+        gain += params[DIVERSITY_WEIGHT] * diversity_bonus / ties
+    return gain
+
+
+@jit_borrowing
+def slice_choice(params, seat, category, olives, finisher, kept, added, decided, still_open,
+                 rivals, rival_ties, majority_value, diversity_bonus, slice_point,
+                 burnt_penalty):
+    """Greedy choice for the next slice of a plan: ``(gain, eat)``; counts it in the plan.
+
+    Eat when that gains at least as much as keeping. A pepper is worth its best kind;
+    a burnt slice its penalty. Every slice but a burnt one also brings the receipt point.
+    """
+    kinds = majority_value.shape[0]
+    if category == kinds + 1:
+        return -params[BURNT_WEIGHT] * burnt_penalty, False
+    if category == kinds:
+        best = 0.0
+        for kind in range(kinds):
+            best = max(best, keep_gain(params, seat, kind, False, kept, added,
+                                       still_open[kind] - decided[kind], rivals, rival_ties,
+                                       majority_value, diversity_bonus))
+        return slice_point + best, False
+    decided[category] += 1
+    keep = keep_gain(params, seat, category, finisher, kept, added,
+                     still_open[category] - decided[category], rivals, rival_ties,
+                     majority_value, diversity_bonus)
+    eat = params[EAT_WEIGHT] * olives
+    if eat >= keep:
+        return slice_point + eat, True
+    added[category] += 1
+    return slice_point + keep, False
+
+
+@jit_borrowing
+def forget(pizza_category, start, length, added, decided):
+    """Zero ``added``/``decided`` again for the categories of an arc just planned."""
+    n = pizza_category.shape[0]
+    for j in range(length):
+        category = pizza_category[(start + j) % n]
+        added[category] = 0
+        decided[category] = 0
+
+
+@jit_borrowing
+def plan_portion(params, seat, start, length, pizza_category, pizza_olives, pizza_finisher,
+                 kept, added, decided, still_open, rivals, rival_ties, majority_value,
+                 diversity_bonus, slice_point, burnt_penalty):
+    """Greedy slice-by-slice plan for a portion: ``(value, eat_mask)``, in arc order."""
+    n = pizza_category.shape[0]
+    value = 0.0
+    eat_mask = 0
+    for j in range(length):
+        position = (start + j) % n
+        gain, eat = slice_choice(params, seat, pizza_category[position],
+                                 pizza_olives[position], pizza_finisher[position], kept,
+                                 added, decided, still_open, rivals, rival_ties,
+                                 majority_value, diversity_bonus, slice_point, burnt_penalty)
+        value += gain
+        if eat:
+            eat_mask |= 1 << j
+    forget(pizza_category, start, length, added, decided)
+    return value, eat_mask
+
+
+@jit_borrowing
+def value_arcs(params, seat, longest, pizza_category, pizza_olives, pizza_finisher, kept,
+               added, decided, still_open, rivals, rival_ties, majority_value,
+               diversity_bonus, slice_point, burnt_penalty, arc_value):
+    """``arc_value[seat, start, length]``: the greedy value of every arc up to ``longest``.
+
+    One pass per start: the plan of an arc extends the plan of its prefix. A chef values
+    everyone with its own weights; ``rivals`` must be ``seat``'s.
+    """
+    n = pizza_category.shape[0]
+    for start in range(n):
+        value = 0.0
+        for j in range(longest):
+            position = (start + j) % n
+            gain, _ = slice_choice(params, seat, pizza_category[position],
+                                   pizza_olives[position], pizza_finisher[position], kept,
+                                   added, decided, still_open, rivals, rival_ties,
+                                   majority_value, diversity_bonus, slice_point,
+                                   burnt_penalty)
+            value += gain
+            arc_value[seat, start, j + 1] = value
+        forget(pizza_category, start, longest, added, decided)
+
+
+@jit_borrowing
+def standing(params, kept, seat, majority_value, diversity_bonus, burnt_penalty):
+    """``seat``'s points if the game ended now (peppers at ``pepper_worth``, no olives)."""
+    kinds = majority_value.shape[0]
+    points = 0.0
+    lowest = kept[seat, 0]
+    for kind in range(kinds):
+        mine = kept[seat, kind]
+        lowest = min(lowest, mine)
+        if mine == 0:
+            continue
+        best = True
+        for other in range(kept.shape[0]):
+            if kept[other, kind] > mine:
+                best = False
+        if best:
+            points += majority_value[kind]
+    points += diversity_bonus * lowest + params[PEPPER_WORTH] * kept[seat, kinds]
+    return points - burnt_penalty * kept[seat, kinds + 1]
+
+
+# ----------------------------------------------------------------------------------------
+# Choosing a portion and keeping or eating its slices.
+
+
+@jit_borrowing
+def choose_portion(codes, params, seat, pizza_category, pizza_olives, pizza_finisher,
+                   portion_start, portion_len, portion_taken, n_portions, kept, unseen,
+                   majority_value, diversity_bonus, slice_point, burnt_penalty, stream,
+                   still_open, rivals, rival_ties, added, decided):
+    """A player's pick: ``(portion, eat_mask)``; bit ``j`` of the mask eats slice ``j``.
+
+    The chef, last, has one portion left to take; the mask is still its choice.
+    """
+    n = pizza_category.shape[0]
+    kinds = majority_value.shape[0]
+    if codes[seat, CHOOSER] == RANDOM:
+        untaken = 0
+        for p in range(n_portions):
+            if not portion_taken[p]:
+                untaken += 1
+        pick = below(stream, untaken)
+        for p in range(n_portions):
+            if portion_taken[p]:
+                continue
+            if pick == 0:
+                eat_mask = 0
+                for j in range(portion_len[p]):
+                    if pizza_category[(portion_start[p] + j) % n] < kinds and \
+                            below(stream, 2) == 1:
+                        eat_mask |= 1 << j
+                return p, eat_mask
+            pick -= 1
+    for category in range(unseen.shape[0]):
+        still_open[category] = unseen[category]
+    for p in range(n_portions):
+        if not portion_taken[p]:
+            for j in range(portion_len[p]):
+                still_open[pizza_category[(portion_start[p] + j) % n]] += 1
+    fill_rivals(kept, seat, rivals, rival_ties)
+    best = -1
+    best_value = 0.0
+    best_mask = 0
+    for p in range(n_portions):
+        if portion_taken[p]:
+            continue
+        value, eat_mask = plan_portion(params[seat], seat, portion_start[p], portion_len[p],
+                                       pizza_category, pizza_olives, pizza_finisher, kept,
+                                       added, decided, still_open, rivals, rival_ties,
+                                       majority_value, diversity_bonus, slice_point,
+                                       burnt_penalty)
+        if best < 0 or value > best_value:
+            best, best_value, best_mask = p, value, eat_mask
+    return best, best_mask
+
+
+# ----------------------------------------------------------------------------------------
+# A kept finisher: whom to rob.
+
+
+@jit_borrowing
+def choose_victim(codes, params, seat, kind, kept, majority_value, diversity_bonus,
+                  burnt_penalty, stream):
+    """The opponent a kept finisher of ``kind`` robs, or -1 if no opponent keeps one.
+
+    Opponents are considered in play order from the keeper's left; ties go to the first.
+    """
+    players = kept.shape[0]
+    candidates = 0
+    for turn in range(1, players):
+        if kept[(seat + turn) % players, kind] > 0:
+            candidates += 1
+    if candidates == 0:
+        return -1
+    rule = codes[seat, THIEF]
+    pick = below(stream, candidates) if rule == RANDOM_VICTIM else 0
+    victim = -1
+    best = 0.0
+    for turn in range(1, players):
+        other = (seat + turn) % players
+        if kept[other, kind] == 0:
+            continue
+        if rule == RANDOM_VICTIM:
+            if pick == 0:
+                return other
+            pick -= 1
+            continue
+        if rule == KIND_LEADER:
+            score = float(kept[other, kind])
+        else:
+            score = standing(params[seat], kept, other, majority_value, diversity_bonus,
+                             burnt_penalty)
+        if victim < 0 or score > best:
+            victim, best = other, score
+    return victim
+
+
+# ----------------------------------------------------------------------------------------
+# La Marianne: once, on one of the holder's turns, swap two kept slices for two others'.
+
+
+@jit_borrowing
+def choose_marianne(codes, params, seat, last_turn, turns_left, kept, work, majority_value,
+                    diversity_bonus, burnt_penalty, stream):
+    """``(use, give_1, owner_1, take_1, give_2, owner_2, take_2)``.
+
+    If ``use``, the holder gives a kept slice of category ``give_i`` to ``owner_i`` and
+    takes a kept slice of category ``take_i`` from them, both exchanges from the piles as
+    they are now. ``work`` is scratch of ``kept``'s shape. ``turns_left`` counts this one.
+    """
+    players, categories = kept.shape
+    mine = 0
+    theirs = 0
+    for category in range(categories):
+        mine += kept[seat, category]
+        for other in range(players):
+            if other != seat:
+                theirs += kept[other, category]
+    rule = codes[seat, MARIANNE]
+    if rule == NEVER or mine < 2 or theirs < 2:
+        return False, -1, -1, -1, -1, -1, -1
+    if rule == RANDOM_SWAP:
+        if below(stream, turns_left) != 0:
+            return False, -1, -1, -1, -1, -1, -1
+        first = below(stream, mine)
+        second = below(stream, mine - 1)
+        second += 1 if second >= first else 0
+        give_1 = _own_slice(kept, seat, first)
+        give_2 = _own_slice(kept, seat, second)
+        first = below(stream, theirs)
+        second = below(stream, theirs - 1)
+        second += 1 if second >= first else 0
+        owner_1, take_1 = _others_slice(kept, seat, first)
+        owner_2, take_2 = _others_slice(kept, seat, second)
+        return True, give_1, owner_1, take_1, give_2, owner_2, take_2
+    for other in range(players):
+        for category in range(categories):
+            work[other, category] = kept[other, category]
+    gain_1, give_1, owner_1, take_1 = _best_exchange(params[seat], seat, kept, work, -1, -1,
+                                                     -1, majority_value, diversity_bonus,
+                                                     burnt_penalty)
+    if give_1 < 0:
+        return False, -1, -1, -1, -1, -1, -1
+    _exchange(work, seat, give_1, owner_1, take_1)
+    gain_2, give_2, owner_2, take_2 = _best_exchange(params[seat], seat, kept, work, give_1,
+                                                     owner_1, take_1, majority_value,
+                                                     diversity_bonus, burnt_penalty)
+    if give_2 < 0:
+        return False, -1, -1, -1, -1, -1, -1
+    gain = gain_1 + gain_2
+    use = gain >= params[seat, MARIANNE_THRESHOLD] or (last_turn and gain > 0.0)
+    return use, give_1, owner_1, take_1, give_2, owner_2, take_2
+
+
+@jit_borrowing
+def _own_slice(kept, seat, index):
+    """The category of the ``index``-th of ``seat``'s kept slices, categories in order."""
+    for category in range(kept.shape[1]):
+        if index < kept[seat, category]:
+            return category
+        index -= kept[seat, category]
+    return -1
+
+
+@jit_borrowing
+def _others_slice(kept, seat, index):
+    """``(owner, category)`` of the ``index``-th kept slice of the other players."""
+    for other in range(kept.shape[0]):
+        if other == seat:
+            continue
+        for category in range(kept.shape[1]):
+            if index < kept[other, category]:
+                return other, category
+            index -= kept[other, category]
+    return -1, -1
+
+
+@jit_borrowing
+def _exchange(piles, seat, give, owner, take):
+    """Move a ``give`` slice from ``seat`` to ``owner`` and a ``take`` slice back."""
+    piles[seat, give] -= 1
+    piles[owner, give] += 1
+    piles[owner, take] -= 1
+    piles[seat, take] += 1
+
+
+@jit_borrowing
+def _best_exchange(params, seat, kept, work, used_give, used_owner, used_take,
+                   majority_value, diversity_bonus, burnt_penalty):
+    """The one-for-one exchange on ``work`` that gains the holder most: ``(gain, give, owner,
+    take)``.
+
+    Gain: the holder's standing rises plus ``spite`` times the partner's falls. Only
+    slices in the piles before La Marianne may move: the first exchange's (``used_*``)
+    are no longer there. Exchanging a category for itself changes nothing and is skipped.
+    """
+    players, categories = kept.shape
+    best_gain = 0.0
+    best_give, best_owner, best_take = -1, -1, -1
+    mine_before = standing(params, work, seat, majority_value, diversity_bonus, burnt_penalty)
+    for give in range(categories):
+        if kept[seat, give] - (1 if give == used_give else 0) <= 0:
+            continue
+        for owner in range(players):
+            if owner == seat:
+                continue
+            theirs_before = standing(params, work, owner, majority_value, diversity_bonus,
+                                     burnt_penalty)
+            for take in range(categories):
+                if take == give or kept[owner, take] - (
+                        1 if owner == used_owner and take == used_take else 0) <= 0:
+                    continue
+                _exchange(work, seat, give, owner, take)
+                gain = (standing(params, work, seat, majority_value, diversity_bonus,
+                                 burnt_penalty) - mine_before
+                        + params[SPITE] * (theirs_before - standing(
+                            params, work, owner, majority_value, diversity_bonus,
+                            burnt_penalty)))
+                _exchange(work, seat, take, owner, give)
+                if best_give < 0 or gain > best_gain:
+                    best_gain, best_give, best_owner, best_take = gain, give, owner, take
+    return best_gain, best_give, best_owner, best_take
+
+
+# ----------------------------------------------------------------------------------------
+# Cutting: exactly P portions.
+
+
+@jit_borrowing
+def choose_cut(codes, params, chef, pizza_category, pizza_olives, pizza_finisher, kept,
+               unseen, majority_value, diversity_bonus, slice_point, burnt_penalty, cut_masks,
+               cut_starts, cut_lengths, stream, still_open, rivals, rival_ties, added,
+               decided, arc_value, taken):
+    """The chef's cut into exactly P portions, as a gap mask (see ``cakesim.circle``).
+
+    ``cut_masks`` lists every cut into exactly P arcs; ``cut_starts``/``cut_lengths``
+    their arcs (``cakesim.cutting.arc_table``).
+    """
+    rule = codes[chef, CUTTER]
+    if rule == RANDOM_CUT:
+        return cut_masks[below(stream, cut_masks.shape[0])]
+    players = kept.shape[0]
+    n = pizza_category.shape[0]
+    for category in range(unseen.shape[0]):
+        still_open[category] = unseen[category]
+    for position in range(n):
+        still_open[pizza_category[position]] += 1
+    weights = params[chef]
+    if rule == BALANCED_CUT:
+        fill_rivals(kept, chef, rivals, rival_ties)
+        value_arcs(weights, chef, (n + players - 1) // players, pizza_category, pizza_olives,
+                   pizza_finisher, kept, added, decided, still_open, rivals, rival_ties,
+                   majority_value, diversity_bonus, slice_point, burnt_penalty, arc_value)
+        return rotated_even_cut(arc_value[chef], n, players)
+    for seat in range(players):
+        fill_rivals(kept, seat, rivals, rival_ties)
+        value_arcs(weights, seat, n - players + 1, pizza_category, pizza_olives,
+                   pizza_finisher, kept, added, decided, still_open, rivals, rival_ties,
+                   majority_value, diversity_bonus, slice_point, burnt_penalty, arc_value)
+    return last_portion_cut(chef, cut_masks, cut_starts, cut_lengths, arc_value, taken)
