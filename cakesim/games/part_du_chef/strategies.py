@@ -19,7 +19,7 @@ import numpy as np
 
 from cakesim.cutting import last_portion_cut, rotated_even_cut
 from cakesim.errors import InputError
-from cakesim.jit import jit_borrowing
+from cakesim.jit import jit_borrowing, jit_inline
 from cakesim.seeding import below
 from cakesim.tables import Table
 from cakesim.tabletop import lead_chance
@@ -163,7 +163,7 @@ def fill_rivals(kept, seat, rivals, rival_ties):
                 rival_ties[category] += 1
 
 
-@jit_borrowing
+@jit_inline
 def held_value(params, mine, rival, left, value):
     """Expected majority points of holding ``mine`` slices of a kind against ``rival``."""
     if mine <= 0:
@@ -172,7 +172,7 @@ def held_value(params, mine, rival, left, value):
                                                           params[UNCERTAINTY], True)
 
 
-@jit_borrowing
+@jit_inline
 def keep_gain(params, seat, kind, finisher, kept, added, left, rivals, rival_ties,
               majority_value, diversity_bonus):
     """What keeping one slice of ``kind`` adds: majority chance, diversity, a finisher's steal.
@@ -202,7 +202,7 @@ def keep_gain(params, seat, kind, finisher, kept, added, left, rivals, rival_tie
     return gain
 
 
-@jit_borrowing
+@jit_inline
 def slice_choice(params, seat, category, olives, finisher, kept, added, decided, still_open,
                  rivals, rival_ties, majority_value, diversity_bonus, slice_point,
                  burnt_penalty):
@@ -232,7 +232,7 @@ def slice_choice(params, seat, category, olives, finisher, kept, added, decided,
     return slice_point + keep, False
 
 
-@jit_borrowing
+@jit_inline
 def forget(pizza_category, start, length, added, decided):
     """Zero ``added``/``decided`` again for the categories of an arc just planned."""
     n = pizza_category.shape[0]
