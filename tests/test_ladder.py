@@ -25,8 +25,8 @@ EXPERIMENT = """
 name = "ladder"
 game = "piece-o-cake"
 seed = 4
-games = 600
-chunk_size = 300
+games = 240
+chunk_size = 120
 
 [ladder]
 strategies = ["greedy-balanced", "random", "eater"]

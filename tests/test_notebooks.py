@@ -24,7 +24,7 @@ def test_the_notebook_is_stored_without_outputs(path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_the_notebook_runs_on_small_data(path, tmp_path, monkeypatch):
-    monkeypatch.setenv("CAKESIM_NOTEBOOK_GAMES", "400")
+    monkeypatch.setenv("CAKESIM_NOTEBOOK_GAMES", "200")
     monkeypatch.setenv("CAKESIM_NOTEBOOK_OUT", str(tmp_path / "report"))
     monkeypatch.setenv("MPLBACKEND", "Agg")
     notebook = nbformat.read(path, as_version=4)
