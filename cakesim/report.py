@@ -203,12 +203,13 @@ def _markdown(summary: dict, plot: str, sections: list[str]) -> str:
 
 def _competitive(summary: dict, plot: str) -> list[str]:
     lines = [f"- **{t['label']}**: {t['verdict']}." for t in summary["tables"]]
+    role = summary["tables"][0]["seats"][0]["role"].split(" (")[0]
     for c in summary["comparisons"]:
         d = c["first_seat_win_share_difference"]
         moved = "no detectable change" if d["low"] <= 0 <= d["high"] else (
             "raises it" if d["low"] > 0 else "lowers it")
-        lines.append(f"- **{c['table']} against {c['base']}**: the first "
-                     f"waiter's win share changes by {100 * d['value']:+.1f} pp "
+        lines.append(f"- **{c['table']} against {c['base']}**: the {role}'s win share "
+                     f"changes by {100 * d['value']:+.1f} pp "
                      f"[{100 * d['low']:+.1f}, {100 * d['high']:+.1f}] "
                      f"({d['method']}): {moved}.")
     lines += ["", "Win shares split a shared first place evenly; intervals are 95 % (Wilson "
@@ -220,14 +221,17 @@ def _competitive(summary: dict, plot: str) -> list[str]:
                   f"{t['games']:,} games ({t['deals']:,} deals"
                   f"{', every deal played once per seat rotation' if t['duplicate'] else ''}). "
                   + "; ".join(f"`{s['name']}`: {s['description']}" for s in t["strategies"]),
-                  "",
-                  "| seat | strategy | win share [95 % CI] | mean score | majority | cream "
-                  "| lead over other seats |",
-                  "|---|---|---|---|---|---|---|"]
+                  ""]
+        # The game's own score parts, in the order it lists them, after the total.
+        parts = [k for k in t["seats"][0] if k.startswith("mean_") and k != "mean_total"]
+        lines += ["| seat | strategy | win share [95 % CI] | mean score | "
+                  + "".join(f"{k[5:].replace('_', ' ')} | " for k in parts)
+                  + "lead over other seats |", "|---|---|---|---|" + "---|" * len(parts) + "---|"]
         for s in t["seats"]:
             lines.append(f"| {s['role']} | {s['strategy']} | {percent(s['win_share'])} | "
-                         f"{plus_minus(s['mean_total'])} | {plus_minus(s['mean_majority'])} | "
-                         f"{plus_minus(s['mean_cream'])} | {plus_minus(s['lead_total'])} |")
+                         f"{plus_minus(s['mean_total'])} | "
+                         + "".join(f"{plus_minus(s[k])} | " for k in parts)
+                         + f"{plus_minus(s['lead_total'])} |")
         if "players_by_strategy" in t:
             lines += ["", "| player | strategy | win share [95 % CI] | mean score |",
                       "|---|---|---|---|"]

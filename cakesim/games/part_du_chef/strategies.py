@@ -51,6 +51,7 @@ BURNT_WEIGHT = 4
 PEPPER_WORTH = 5
 MARIANNE_THRESHOLD = 6
 SPITE = 7
+FINISHER_BIAS = 8
 
 PARAMETERS = {
     "eat_weight": (1.0, "points credited per olive of an eaten slice"),
@@ -67,6 +68,8 @@ PARAMETERS = {
                                 "turn; on the last turn any gain above 0 is taken"),
     "spite": (0.5, "weight of the points La Marianne takes from the opponents swapped with, "
                    "beside the holder's own gain"),
+    "finisher_bias": (0.0, "points added to keeping a finisher (large and positive: always "
+                           "keep it; large and negative: always eat it)"),
 }
 
 
@@ -113,7 +116,7 @@ def parse_strategy(name: str, table: Table) -> Strategy:
     marianne = table.get("marianne", str, "random" if randomly else "greedy", MARIANNES)
     weights = {k: table.get(k, float) for k in PARAMETERS if k in table.data}
     for key, value in weights.items():
-        if value < 0:
+        if value < 0 and key != "finisher_bias":
             raise table.error(key, f"{value} is not allowed; must be 0 or more")
     return Strategy(name, chooser, cutter, thief, marianne, tuple(weights.items()))
 
@@ -225,6 +228,8 @@ def slice_choice(params, seat, category, olives, finisher, kept, added, decided,
     keep = keep_gain(params, seat, category, finisher, kept, added,
                      still_open[category] - decided[category], rivals, rival_ties,
                      majority_value, diversity_bonus)
+    if finisher:
+        keep += params[FINISHER_BIAS]
     eat = params[EAT_WEIGHT] * olives
     if eat >= keep:
         return slice_point + eat, True
