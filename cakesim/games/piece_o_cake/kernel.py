@@ -110,82 +110,105 @@ def play_games(seed, first_game, duplicate, slice_kind, slice_cream, majority_va
                 seat_chances[seat] = chances[player]
         deal_order(seed, deal, deal_stream, order)
         reset_stream(stream, seed, game, DECISION_STREAM)
-        collected[:] = 0
-        collected_cream[:] = 0
-        eaten_cream[:] = 0
-        eaten_count[:] = 0
-        unseen[:] = kind_count
-        for a in range(aside):
-            aside_kind[a] = slice_kind[order[cakes * n + a]]
-            aside_cream[a] = slice_cream[order[cakes * n + a]]
-            aside_left[a] = True
+        play_game(g, order, kind_count, slice_kind, slice_cream, majority_value, cakes,
+                  portion_limit, ties_score, bonus_after_cake, cut_masks, seat_codes,
+                  seat_params, seat_chances, stream, collected, collected_cream, eaten_cream,
+                  eaten_count, unseen, cake_kind, cake_cream, portion_start, portion_len,
+                  portion_taken, aside_kind, aside_cream, aside_left, still_open, rivals,
+                  added, decided, arc_value, decline_value, starts, lengths, taken, total,
+                  majority, cream, win_units, declines, passes, discarded, eaten_slices,
+                  collected_slices)
 
-        for cake in range(cakes):
-            waiter = cake % players
-            # Lay out the cake: its slices become visible to everyone.
-            for position in range(n):
-                s = order[cake * n + position]
-                cake_kind[position] = slice_kind[s]
-                cake_cream[position] = slice_cream[s]
-                unseen[slice_kind[s]] -= 1
-            # Cut.
-            mask = choose_cut(seat_codes, seat_params, seat_chances, waiter, cake_kind,
-                              cake_cream, collected, collected_cream, unseen, majority_value,
-                              portion_limit, cut_masks, stream, still_open, rivals, added,
-                              decided, arc_value, decline_value, starts, lengths, taken)
-            n_portions = arcs_of_cut(mask, n, portion_start, portion_len)
-            portion_taken[:] = False
-            # Choose: left of the waiter first, the waiter last.
-            for turn in range(1, players + 1):
-                seat = (waiter + turn) % players
-                action, index, eat_mask = choose_action(
-                    seat_codes, seat_params, seat_chances, seat, cake_kind, cake_cream,
-                    portion_start, portion_len, portion_taken, n_portions, collected,
-                    collected_cream, unseen, majority_value, stream, still_open, rivals,
-                    added, decided)
-                if action == TAKE:
-                    portion_taken[index] = True
-                    position = portion_start[index]
-                    for j in range(portion_len[index]):
-                        if eat_mask & (1 << j):
-                            eaten_cream[seat] += cake_cream[position]
-                            eaten_count[seat] += 1
-                        else:
-                            collected[seat, cake_kind[position]] += 1
-                            collected_cream[seat, cake_kind[position]] += cake_cream[position]
-                        position = along(position, 1, n)
-                elif action == DECLINE_EAT:
-                    declines[g] += 1
-                    eaten_cream[seat] += collected_cream[seat, index]
-                    eaten_count[seat] += collected[seat, index]
-                    collected[seat, index] = 0
-                    collected_cream[seat, index] = 0
-                else:
-                    passes[g] += 1
-            # Portions nobody took leave the game.
-            for p in range(n_portions):
-                if not portion_taken[p]:
-                    discarded[g] += portion_len[p]
-            # Compensation variant: this cake's waiter keeps one set-aside slice.
-            if bonus_after_cake[cake]:
-                a, eat = choose_bonus(seat_codes, seat_params, seat_chances, waiter,
-                                      aside_kind, aside_cream, aside_left, collected, unseen,
-                                      majority_value, stream)
-                aside_left[a] = False
-                unseen[aside_kind[a]] -= 1
-                if eat:
-                    eaten_cream[waiter] += aside_cream[a]
-                    eaten_count[waiter] += 1
-                else:
-                    collected[waiter, aside_kind[a]] += 1
-                    collected_cream[waiter, aside_kind[a]] += aside_cream[a]
 
-        score_game(g, collected, eaten_cream, majority_value, ties_score, total, majority,
-                   cream, win_units)
-        for seat in range(players):
-            eaten_slices[g] += eaten_count[seat]
-            for kind in range(kinds):
-                collected_slices[g] += collected[seat, kind]
+@jit_borrowing
+def play_game(g, order, kind_count, slice_kind, slice_cream, majority_value, cakes,
+              portion_limit, ties_score, bonus_after_cake, cut_masks, seat_codes, seat_params,
+              seat_chances, stream, collected, collected_cream, eaten_cream, eaten_count,
+              unseen, cake_kind, cake_cream, portion_start, portion_len, portion_taken,
+              aside_kind, aside_cream, aside_left, still_open, rivals, added, decided,
+              arc_value, decline_value, starts, lengths, taken, total, majority, cream,
+              win_units, declines, passes, discarded, eaten_slices, collected_slices):
+    """Play one dealt game (``order``) into output row ``g``."""
+    players = total.shape[1]
+    kinds = majority_value.shape[0]
+    n = cake_kind.shape[0]
+    aside = aside_kind.shape[0]
+    collected[:] = 0
+    collected_cream[:] = 0
+    eaten_cream[:] = 0
+    eaten_count[:] = 0
+    for kind in range(kinds):
+        unseen[kind] = kind_count[kind]
+    for a in range(aside):
+        aside_kind[a] = slice_kind[order[cakes * n + a]]
+        aside_cream[a] = slice_cream[order[cakes * n + a]]
+        aside_left[a] = True
+
+    for cake in range(cakes):
+        waiter = cake % players
+        # Lay out the cake: its slices become visible to everyone.
+        for position in range(n):
+            s = order[cake * n + position]
+            cake_kind[position] = slice_kind[s]
+            cake_cream[position] = slice_cream[s]
+            unseen[slice_kind[s]] -= 1
+        # Cut.
+        mask = choose_cut(seat_codes, seat_params, seat_chances, waiter, cake_kind,
+                          cake_cream, collected, collected_cream, unseen, majority_value,
+                          portion_limit, cut_masks, stream, still_open, rivals, added,
+                          decided, arc_value, decline_value, starts, lengths, taken)
+        n_portions = arcs_of_cut(mask, n, portion_start, portion_len)
+        portion_taken[:] = False
+        # Choose: left of the waiter first, the waiter last.
+        for turn in range(1, players + 1):
+            seat = (waiter + turn) % players
+            action, index, eat_mask = choose_action(
+                seat_codes, seat_params, seat_chances, seat, cake_kind, cake_cream,
+                portion_start, portion_len, portion_taken, n_portions, collected,
+                collected_cream, unseen, majority_value, stream, still_open, rivals,
+                added, decided)
+            if action == TAKE:
+                portion_taken[index] = True
+                position = portion_start[index]
+                for j in range(portion_len[index]):
+                    if eat_mask & (1 << j):
+                        eaten_cream[seat] += cake_cream[position]
+                        eaten_count[seat] += 1
+                    else:
+                        collected[seat, cake_kind[position]] += 1
+                        collected_cream[seat, cake_kind[position]] += cake_cream[position]
+                    position = along(position, 1, n)
+            elif action == DECLINE_EAT:
+                declines[g] += 1
+                eaten_cream[seat] += collected_cream[seat, index]
+                eaten_count[seat] += collected[seat, index]
+                collected[seat, index] = 0
+                collected_cream[seat, index] = 0
+            else:
+                passes[g] += 1
+        # Portions nobody took leave the game.
+        for p in range(n_portions):
+            if not portion_taken[p]:
+                discarded[g] += portion_len[p]
+        # Compensation variant: this cake's waiter keeps one set-aside slice.
+        if bonus_after_cake[cake]:
+            a, eat = choose_bonus(seat_codes, seat_params, seat_chances, waiter,
+                                  aside_kind, aside_cream, aside_left, collected, unseen,
+                                  majority_value, stream)
+            aside_left[a] = False
+            unseen[aside_kind[a]] -= 1
+            if eat:
+                eaten_cream[waiter] += aside_cream[a]
+                eaten_count[waiter] += 1
+            else:
+                collected[waiter, aside_kind[a]] += 1
+                collected_cream[waiter, aside_kind[a]] += aside_cream[a]
+    score_game(g, collected, eaten_cream, majority_value, ties_score, total, majority,
+               cream, win_units)
+    for seat in range(players):
+        eaten_slices[g] += eaten_count[seat]
+        for kind in range(kinds):
+            collected_slices[g] += collected[seat, kind]
 
 
 @jit_borrowing

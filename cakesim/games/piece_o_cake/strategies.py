@@ -305,7 +305,7 @@ def best_decline(params, chances, seat, collected, collected_cream, still_open, 
 # Choosing: take a portion, decline and eat a collected kind, or pass.
 
 
-@jit_borrowing
+@jit_inline
 def choose_action(codes, params, chances, seat, cake_kind, cake_cream, portion_start,
                   portion_len, portion_taken, n_portions, collected, collected_cream, unseen,
                   majority_value, stream, still_open, rivals, added, decided):
@@ -376,7 +376,7 @@ def _random_action(seat, portion_len, portion_taken, n_portions, collected, stre
 # Cutting.
 
 
-@jit_borrowing
+@jit_inline
 def choose_cut(codes, params, chances, waiter, cake_kind, cake_cream, collected,
                collected_cream, unseen, majority_value, portion_limit, cut_masks, stream,
                still_open, rivals, added, decided, arc_value, decline_value, starts, lengths,
@@ -405,7 +405,7 @@ def choose_cut(codes, params, chances, waiter, cake_kind, cake_cream, collected,
                                 lengths, taken)
 
 
-@jit_borrowing
+@jit_inline
 def _balanced_cut(params, chances, waiter, cake_kind, cake_cream, collected, still_open,
                   rivals, majority_value, portion_limit, arc_value, added, decided):
     """As many near-equal arcs as allowed, turned so that the worst arc is worth most.
