@@ -8,6 +8,7 @@ import numpy as np
 from cakesim.circle import cut_table
 from cakesim.cutting import arc_table
 from cakesim.games.base import Chunk, TableSpec
+from cakesim.games.competitive import CompetitiveGame
 from cakesim.games.part_du_chef import kernel
 from cakesim.games.part_du_chef.reference import play_game
 from cakesim.games.part_du_chef.replay import format_replay, score_file
@@ -20,7 +21,6 @@ from cakesim.games.part_du_chef.rules import (
 )
 from cakesim.games.part_du_chef.strategies import (
     BUILTIN,
-    Strategy,
     named_strategy,
     parse_strategy,
     strategy_arrays,
@@ -34,18 +34,19 @@ def _cuts(slices: int, portions: int) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return (masks, *arc_table(masks, slices))
 
 
-class PartDuChef:
+class PartDuChef(CompetitiveGame):
     """La Part du Chef (RULES.md section 2)."""
 
     name = "part-du-chef"
     title = "La Part du Chef"
-    cooperative = False
+    first_seat = "first chef"
+    round_name = ("pizza", "pizzas")
+    round_verb = "cuts"
     win_units = kernel.WIN_UNITS
     seat_metrics = ("total", "majority", "olives", "slices", "diversity", "burnt")
     game_metrics = ("steals", "empty_steals", "finishers_eaten", "eaten_slices",
                     "marianne_used", "marianne_pizza")
     variants = VARIANTS
-    table_options = ()
     rule_files: ClassVar[dict[str, str]] = {"rules": "path"}
     """Files an experiment may name (``rules = "..."``), and their ``load_rules`` keyword."""
     rule_overrides: ClassVar[dict[str, tuple[str, ...]]] = {
@@ -56,15 +57,6 @@ class PartDuChef:
     named_strategy = staticmethod(named_strategy)
     score_file = staticmethod(score_file)
     strategy_names = tuple(BUILTIN)
-
-    def table(self, rules: RuleSet, players: int, strategies: list[Strategy],
-              variant: str = "base", duplicate: bool = False, label: str = "") -> TableSpec:
-        """A table of ``players`` playing ``variant`` of ``rules``."""
-        table_rules = rules.for_table(players, variant)
-        names = "/".join(dict.fromkeys(s.name for s in strategies))
-        label = label or f"{players}P {variant} {names}"
-        return TableSpec(self.name, label, players, variant, table_rules, tuple(strategies),
-                         duplicate)
 
     def game_metrics_of(self, table: TableSpec) -> tuple[str, ...]:
         """The per-game metrics a table reports: La Marianne's only when it is in play."""
@@ -97,38 +89,21 @@ class PartDuChef:
         metrics = self.game_metrics_of(table)
         return Chunk(first_game, seat, {m: v for m, v in game.items() if m in metrics})
 
-    def bench_tables(self, rules: RuleSet) -> list[tuple[str, TableSpec]]:
-        """The benchmark's tables: three built-in strategies at every seat, P = 2..5, base."""
-        return [(name, self.table(rules, players, [named_strategy(name)] * players))
-                for name in ("greedy-balanced", "greedy", "random") for players in (2, 3, 4, 5)]
+    def rounds(self, table: TableSpec) -> int:
+        """Five pizzas (the rule set's count)."""
+        return table.rules.rules.pizzas
 
-    def reference_outcome(self, table: TableSpec, seed: int, index: int) -> tuple:
-        """Every seat's total, from the reference engine."""
-        result = play_game(table.rules, list(table.strategies), seed, index, table.duplicate)
+    def game_result(self, table_rules, strategies, seed, index, duplicate):
+        """The reference engine's result of one game."""
+        return play_game(table_rules, strategies, seed, index, duplicate)
+
+    def result_totals(self, result) -> tuple:
+        """Every seat's total in a reference result."""
         return tuple(result.sheet.total)
 
-    def kernel_outcome(self, chunk: Chunk, game: int) -> tuple:
-        """Every seat's total of game ``game`` of a kernel chunk."""
-        return tuple(int(x) for x in chunk.seat["total"][game])
-
-    def replay(self, rules: RuleSet, seed: int, index: int, players: int | None = None,
-               variant: str | None = None, strategy: str | None = None) -> str:
-        """The reference engine's move log of game ``index`` of ``seed``, as text."""
-        players, variant = players or 4, variant or "base"
-        chosen = named_strategy(strategy or "greedy")
-        result = play_game(rules.for_table(players, variant), [chosen] * players, seed, index)
-        header = (f"{self.title}: seed {seed}, game {index}, {players} players, {variant} "
-                  f"rules, {chosen.name} at every seat ({chosen.describe()})")
+    def format_replay(self, rules, result, header: str) -> str:
+        """A reference result's move log as text."""
         return format_replay(rules, result, header)
-
-    def seat_role(self, table: TableSpec, seat: int) -> str:
-        """``first chef (pizzas 1, 4)``, ``seat 2 (pizza 2)``: who cuts which pizzas."""
-        pizzas = table.rules.rules.pizzas
-        cut = [str(c + 1) for c in range(pizzas) if c % table.players == seat]
-        name = "first chef" if seat == 0 else f"seat {seat + 1}"
-        if not cut:
-            return f"{name} (cuts no pizza)"
-        return f"{name} (pizza{'s' if len(cut) > 1 else ''} {', '.join(cut)})"
 
 
 GAME = PartDuChef()

@@ -7,12 +7,12 @@ import numpy as np
 
 from cakesim.circle import cut_table
 from cakesim.games.base import Chunk, TableSpec
+from cakesim.games.competitive import CompetitiveGame
 from cakesim.games.piece_o_cake import kernel
 from cakesim.games.piece_o_cake.reference import play_game
 from cakesim.games.piece_o_cake.replay import format_replay
 from cakesim.games.piece_o_cake.rules import RuleSet, load_rules
 from cakesim.games.piece_o_cake.strategies import (
-    Strategy,
     named_strategy,
     parse_strategy,
     strategy_arrays,
@@ -24,17 +24,18 @@ def _cut_masks(slices: int, most: int) -> np.ndarray:
     return cut_table(slices, most)
 
 
-class PieceOCake:
+class PieceOCake(CompetitiveGame):
     """Piece o' Cake (RULES.md section 1)."""
 
     name = "piece-o-cake"
     title = "Piece o' Cake"
-    cooperative = False
+    first_seat = "first waiter"
+    round_name = ("cake", "cakes")
+    round_verb = "serves"
     win_units = kernel.WIN_UNITS
     seat_metrics = ("total", "majority", "cream")
     game_metrics = ("declines", "passes", "discarded", "eaten_slices", "collected_slices")
     variants = ("base", "compensation")
-    table_options = ()
     rule_files: ClassVar[dict[str, str]] = {"rules": "path"}
     """Files an experiment may name (``rules = "..."``), and their ``load_rules`` keyword."""
     rule_overrides: ClassVar[dict[str, tuple[str, ...]]] = {"tie_rule": ("full", "none")}
@@ -42,15 +43,6 @@ class PieceOCake:
     load_rules = staticmethod(load_rules)
     parse_strategy = staticmethod(parse_strategy)
     named_strategy = staticmethod(named_strategy)
-
-    def table(self, rules: RuleSet, players: int, strategies: list[Strategy],
-              variant: str = "base", duplicate: bool = False, label: str = "") -> TableSpec:
-        """A table of ``players`` playing ``variant`` of ``rules``."""
-        table_rules = rules.for_table(players, variant)
-        names = "/".join(dict.fromkeys(s.name for s in strategies))
-        label = label or f"{players}P {variant} {names}"
-        return TableSpec(self.name, label, players, variant, table_rules, tuple(strategies),
-                         duplicate)
 
     def game_metrics_of(self, table: TableSpec) -> tuple[str, ...]:
         """The per-game metrics a table reports: all of them."""
@@ -77,38 +69,21 @@ class PieceOCake:
             game["collected_slices"])
         return Chunk(first_game, seat, game)
 
-    def bench_tables(self, rules: RuleSet) -> list[tuple[str, TableSpec]]:
-        """The benchmark's tables: each built-in strategy at every seat, P = 2..5, base."""
-        return [(name, self.table(rules, players, [named_strategy(name)] * players))
-                for name in ("greedy-balanced", "greedy", "random") for players in (2, 3, 4, 5)]
+    def rounds(self, table: TableSpec) -> int:
+        """Five cakes (the rule set's count)."""
+        return table.rules.rules.cakes
 
-    def reference_outcome(self, table: TableSpec, seed: int, index: int) -> tuple:
-        """Every seat's total, from the reference engine."""
-        result = play_game(table.rules, list(table.strategies), seed, index, table.duplicate)
+    def game_result(self, table_rules, strategies, seed, index, duplicate):
+        """The reference engine's result of one game."""
+        return play_game(table_rules, strategies, seed, index, duplicate)
+
+    def result_totals(self, result) -> tuple:
+        """Every seat's total in a reference result."""
         return tuple(result.total)
 
-    def kernel_outcome(self, chunk: Chunk, game: int) -> tuple:
-        """Every seat's total of game ``game`` of a kernel chunk."""
-        return tuple(int(x) for x in chunk.seat["total"][game])
-
-    def replay(self, rules: RuleSet, seed: int, index: int, players: int | None = None,
-               variant: str | None = None, strategy: str | None = None) -> str:
-        """The reference engine's move log of game ``index`` of ``seed``, as text."""
-        players, variant = players or 4, variant or "base"
-        chosen = named_strategy(strategy or "greedy")
-        result = play_game(rules.for_table(players, variant), [chosen] * players, seed, index)
-        header = (f"{self.title}: seed {seed}, game {index}, {players} players, {variant} "
-                  f"rules, {chosen.name} at every seat ({chosen.describe()})")
+    def format_replay(self, rules, result, header: str) -> str:
+        """A reference result's move log as text."""
         return format_replay(rules, result, header)
-
-    def seat_role(self, table: TableSpec, seat: int) -> str:
-        """``first waiter (cakes 1, 5)``, ``seat 2 (cake 2)``: who serves which cakes."""
-        cakes = table.rules.rules.cakes
-        served = [str(c + 1) for c in range(cakes) if c % table.players == seat]
-        name = "first waiter" if seat == 0 else f"seat {seat + 1}"
-        if not served:
-            return f"{name} (serves no cake)"
-        return f"{name} (cake{'s' if len(served) > 1 else ''} {', '.join(served)})"
 
 
 GAME = PieceOCake()
