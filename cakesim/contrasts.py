@@ -70,11 +70,11 @@ def analyse(experiment, runs, question: ContrastQuestion, n_jobs: int = -1) -> d
 
 
 def headline(data: dict) -> str:
-    """Every contrast in one line."""
-    return "; ".join(f"{c['table']} against {c['against']}: score "
-                     f"{c['score']['value']:+.2f} [{c['score']['low']:+.2f}, "
-                     f"{c['score']['high']:+.2f}], win share "
-                     f"{100 * c['win_share']['value']:+.1f} pp" for c in data["contrasts"]) + "."
+    """The contrasts in one line: score and win-share differences (the first three)."""
+    shown = [f"{c['table']} minus {c['against']}: {c['score']['value']:+.1f} points, "
+             f"{100 * c['win_share']['value']:+.1f} pp" for c in data["contrasts"][:3]]
+    more = len(data["contrasts"]) - len(shown)
+    return "; ".join(shown) + (f"; {more} more in the report." if more else ".")
 
 
 def numbers(data: dict) -> dict[str, dict]:
