@@ -17,6 +17,7 @@ from cakesim.games.piece_o_cake.strategies import (
     parse_strategy,
     strategy_arrays,
 )
+from cakesim.tabletop import WIN_UNITS
 
 
 @cache
@@ -32,7 +33,7 @@ class PieceOCake(CompetitiveGame):
     first_seat = "first waiter"
     round_name = ("cake", "cakes")
     round_verb = "serves"
-    win_units = kernel.WIN_UNITS
+    win_units = WIN_UNITS
     seat_metrics = ("total", "majority", "cream")
     game_metrics = ("declines", "passes", "discarded", "eaten_slices", "collected_slices")
     variants = ("base", "compensation")

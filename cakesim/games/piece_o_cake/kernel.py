@@ -19,9 +19,7 @@ from cakesim.games.piece_o_cake.strategies import (
 )
 from cakesim.jit import jit, jit_borrowing
 from cakesim.seeding import DEAL_STREAM, DECISION_STREAM, reset_stream, shuffle_in_place
-
-WIN_UNITS = 840
-"""A game's win is 840 units, split evenly among tied winners (840 = lcm(1..8))."""
+from cakesim.tabletop import majority_points, seat_of_deal, split_wins
 
 
 @jit_borrowing
@@ -31,14 +29,6 @@ def deal_order(seed, deal, deal_stream, order):
         order[s] = s
     reset_stream(deal_stream, seed, deal, DEAL_STREAM)
     shuffle_in_place(deal_stream, order)
-
-
-@jit
-def seat_of_deal(game, players, duplicate):
-    """``(deal, rotation)`` of a game: with duplicate deals each deal is played P times."""
-    if duplicate:
-        return game // players, game % players
-    return game, 0
 
 
 @jit
@@ -215,31 +205,8 @@ def play_game(g, order, kind_count, slice_kind, slice_cream, majority_value, cak
 def score_game(g, collected, eaten_cream, majority_value, ties_score, total, majority, cream,
                win_units):
     """Majorities, cream, totals and the split win of finished game ``g`` (output row ``g``)."""
-    players, kinds = collected.shape
-    majority[g, :] = 0
-    for kind in range(kinds):
-        most = 0
-        holders = 0
-        for seat in range(players):
-            if collected[seat, kind] > most:
-                most = collected[seat, kind]
-                holders = 1
-            elif collected[seat, kind] == most:
-                holders += 1
-        if most == 0 or (holders > 1 and not ties_score):
-            continue
-        for seat in range(players):
-            if collected[seat, kind] == most:
-                majority[g, seat] += majority_value[kind]
-    best = -1
-    winners = 0
-    for seat in range(players):
+    majority_points(collected, majority_value, ties_score, majority[g])
+    for seat in range(collected.shape[0]):
         cream[g, seat] = eaten_cream[seat]
         total[g, seat] = majority[g, seat] + cream[g, seat]
-        if total[g, seat] > best:
-            best = total[g, seat]
-            winners = 1
-        elif total[g, seat] == best:
-            winners += 1
-    for seat in range(players):
-        win_units[g, seat] = WIN_UNITS // winners if total[g, seat] == best else 0
+    split_wins(total[g], win_units[g])

@@ -13,7 +13,7 @@ import numpy as np
 
 from cakesim.circle import cut_table, portions_of_cut
 from cakesim.games.piece_o_cake import strategies
-from cakesim.games.piece_o_cake.kernel import WIN_UNITS, deal_order, seat_of_deal
+from cakesim.games.piece_o_cake.kernel import deal_order
 from cakesim.games.piece_o_cake.rules import TableRules
 from cakesim.games.piece_o_cake.strategies import (
     DECLINE_EAT,
@@ -25,6 +25,7 @@ from cakesim.games.piece_o_cake.strategies import (
 )
 from cakesim.jit import plain_python
 from cakesim.seeding import DECISION_STREAM, new_stream
+from cakesim.tabletop import majority_sheet, seat_of_deal, split_win_units
 
 # The reference is the pure-Python engine the kernel is checked and timed against, so it
 # runs the strategies' decision functions as plain Python (the kernel runs them compiled):
@@ -289,18 +290,9 @@ class Game:
 def score_sheet(collected: list[list[int]], cream: list[int], majority_value,
                 ties_score: bool) -> tuple[list[int], list[int], list[int]]:
     """Majority points, totals and win units from collected counts and eaten cream."""
-    players = len(collected)
-    majority = [0] * players
-    for kind, value in enumerate(majority_value):
-        most = max(row[kind] for row in collected)
-        holders = [s for s in range(players) if most > 0 and collected[s][kind] == most]
-        if len(holders) == 1 or (holders and ties_score):
-            for seat in holders:
-                majority[seat] += int(value)
-    total = [majority[s] + cream[s] for s in range(players)]
-    winners = [s for s in range(players) if total[s] == max(total)]
-    win_units = [WIN_UNITS // len(winners) if s in winners else 0 for s in range(players)]
-    return majority, total, win_units
+    majority = majority_sheet(collected, majority_value, ties_score)
+    total = [majority[s] + cream[s] for s in range(len(collected))]
+    return majority, total, split_win_units(total)
 
 
 def deal_game(rules: TableRules, seed: int, deal: int) -> Deal:
