@@ -155,4 +155,4 @@ def plot(data: dict, runs, summary: dict, out) -> str:
     ax.set_yticks(range(len(elo)), [r["strategy"] for r in elo])
     ax.axvline(ELO_MEAN, color="black", linestyle=":", linewidth=1)
     ax.set_xlabel("Elo rating")
-    return save_figure(fig, summary, "strategy ladder", out / "ladder.png").name
+    return save_figure(fig, summary, "Elo ratings", out / "ladder.png").name
