@@ -7,7 +7,7 @@ estimates it. They never allocate (``jit_borrowing``).
 
 import numpy as np
 
-from cakesim.circle import arcs_of_cut
+from cakesim.circle import along, arcs_of_cut
 from cakesim.jit import jit_borrowing
 
 
@@ -31,11 +31,11 @@ def rotated_even_cut(values, n, k):
         start = offset
         for arc in range(k):
             length = short + (1 if arc < longer else 0)
-            mask |= 1 << ((start + n - 1) % n)
+            mask |= 1 << along(start, n - 1, n)
             value = values[start, length]
             if arc == 0 or value < worst:
                 worst = value
-            start = (start + length) % n
+            start = along(start, length, n)
         if offset == 0 or worst > best_worst:
             best_mask, best_worst = mask, worst
     return best_mask

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cakesim.circle import along, arcs_of_cut
+from cakesim.cutting import rotated_even_cut
 from cakesim.errors import InputError
 from cakesim.jit import jit_borrowing, jit_inline
 from cakesim.seeding import below
@@ -422,24 +423,7 @@ def _balanced_cut(params, chances, waiter, cake_kind, cake_cream, collected, sti
     fill_rivals(collected, waiter, rivals)
     _value_arcs(params, chances, waiter, (n + k - 1) // k, cake_kind, cake_cream, collected,
                 still_open, rivals, majority_value, arc_value, added, decided)
-    short = n // k
-    longer = n % k
-    best_mask = 0
-    best_worst = 0.0
-    for offset in range(n):
-        mask = 0
-        worst = 0.0
-        start = offset
-        for arc in range(k):
-            length = short + (1 if arc < longer else 0)
-            mask |= 1 << along(start, n - 1, n)
-            value = arc_value[waiter, start, length]
-            if arc == 0 or value < worst:
-                worst = value
-            start = along(start, length, n)
-        if offset == 0 or worst > best_worst:
-            best_mask, best_worst = mask, worst
-    return best_mask
+    return rotated_even_cut(arc_value[waiter], n, k)
 
 
 @jit_inline
