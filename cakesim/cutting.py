@@ -33,11 +33,12 @@ def rotated_even_cut(values, n, k):
             length = short + (1 if arc < longer else 0)
             mask |= 1 << along(start, n - 1, n)
             value = values[start, length]
-            if arc == 0 or value < worst:
-                worst = value
+            # Conditional moves: the comparisons are coin flips to a branch predictor.
+            worst = value if (arc == 0) | (value < worst) else worst
             start = along(start, length, n)
-        if offset == 0 or worst > best_worst:
-            best_mask, best_worst = mask, worst
+        better = (offset == 0) | (worst > best_worst)
+        best_mask = mask if better else best_mask
+        best_worst = worst if better else best_worst
     return best_mask
 
 

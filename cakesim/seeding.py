@@ -8,12 +8,13 @@ be replayed from its index alone.
 A draw stream is a two-element ``uint64`` array ``[key, counter]`` so that kernels and the
 reference engine can hand it to the same decision functions. The functions that draw
 borrow it (``jit_borrowing``): a kernel creates its streams once per batch and restarts
-them for every game with ``reset_stream``.
+them for every game with ``reset_stream``. The draws themselves (``jit_inline``) are
+compiled into their callers: a shuffle or a random strategy makes dozens per game.
 """
 
 import numpy as np
 
-from cakesim.jit import jit, jit_borrowing
+from cakesim.jit import jit, jit_borrowing, jit_inline
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX_A = np.uint64(0xBF58476D1CE4E5B9)
@@ -35,7 +36,7 @@ MAX_BELOW = 2048
 """``below(stream, n)`` is exact for ``n <= MAX_BELOW`` (53 + 11 bits fit in 64)."""
 
 
-@jit
+@jit_inline
 def mix64(z):
     """SplitMix64's finaliser: a bijective avalanche of a 64-bit word."""
     z = (z ^ (z >> _S30)) * _MIX_A
@@ -66,20 +67,20 @@ def new_stream(seed, game, stream):
     return state
 
 
-@jit_borrowing
+@jit_inline
 def next_u64(state):
     """The next 64-bit draw of ``state`` (advances its counter)."""
     state[1] += _ONE
     return mix64(state[0] + state[1] * GOLDEN)
 
 
-@jit_borrowing
+@jit_inline
 def below(state, n):
     """A uniform integer in ``[0, n)``, for ``1 <= n <= MAX_BELOW``."""
     return np.int64(((next_u64(state) >> _S11) * np.uint64(n)) >> _S53)
 
 
-@jit_borrowing
+@jit_inline
 def uniform(state):
     """A uniform float in ``[0, 1)`` with 53 random bits."""
     return np.float64(next_u64(state) >> _S11) * _TO_UNIT

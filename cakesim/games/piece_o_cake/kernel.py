@@ -32,6 +32,19 @@ def deal_order(seed, deal, deal_stream, order):
 
 
 @jit
+def same_cream_kinds(slice_kind, slice_cream, kinds):
+    """Whether every slice of each kind carries the same cream (see ``_value_circle``)."""
+    cream_of_kind = np.full(kinds, -1, dtype=np.int64)
+    for s in range(slice_kind.shape[0]):
+        kind = slice_kind[s]
+        if cream_of_kind[kind] < 0:
+            cream_of_kind[kind] = slice_cream[s]
+        elif slice_cream[s] != cream_of_kind[kind]:
+            return False
+    return True
+
+
+@jit
 def play_games(seed, first_game, duplicate, slice_kind, slice_cream, majority_value, cakes,
                slices_per_cake, portion_limit, ties_score, bonus_after_cake, cut_masks,
                codes, params, total, majority, cream, win_units, declines, passes,
@@ -67,12 +80,12 @@ def play_games(seed, first_game, duplicate, slice_kind, slice_cream, majority_va
     eaten_cream = np.zeros(players, dtype=np.int16)
     eaten_count = np.zeros(players, dtype=np.int16)
     unseen = np.zeros(kinds, dtype=np.int16)
-    cake_kind = np.zeros(n, dtype=np.int8)
+    cake_kind = np.zeros(n, dtype=np.uint8)
     cake_cream = np.zeros(n, dtype=np.int8)
     portion_start = np.zeros(n, dtype=np.int64)
     portion_len = np.zeros(n, dtype=np.int64)
     portion_taken = np.zeros(n, dtype=np.bool_)
-    aside_kind = np.zeros(aside, dtype=np.int8)
+    aside_kind = np.zeros(aside, dtype=np.uint8)
     aside_cream = np.zeros(aside, dtype=np.int8)
     aside_left = np.zeros(aside, dtype=np.bool_)
     # Scratch space of the decision functions.
@@ -85,19 +98,40 @@ def play_games(seed, first_game, duplicate, slice_kind, slice_cream, majority_va
     starts = np.zeros(n, dtype=np.int64)
     lengths = np.zeros(n, dtype=np.int64)
     taken = np.zeros(n, dtype=np.bool_)
+    reuse_gains = same_cream_kinds(slice_kind, slice_cream, kinds)
+    known_gain = np.zeros((kinds, n))
 
+    play_batch(seed, first_game, duplicate, codes, params, chances, seat_codes, seat_params,
+               seat_chances, order, deal_stream, kind_count, slice_kind, slice_cream,
+               majority_value, cakes, portion_limit, ties_score, bonus_after_cake, cut_masks,
+               stream, collected, collected_cream, eaten_cream, eaten_count, unseen,
+               cake_kind, cake_cream, portion_start, portion_len, portion_taken, aside_kind,
+               aside_cream, aside_left, still_open, rivals, added, decided, arc_value,
+               decline_value, starts, lengths, taken, reuse_gains,
+               known_gain, total, majority, cream, win_units,
+               declines, passes, discarded, eaten_slices, collected_slices)
+
+
+@jit_borrowing
+def play_batch(seed, first_game, duplicate, codes, params, chances, seat_codes, seat_params,
+               seat_chances, order, deal_stream, kind_count, slice_kind, slice_cream,
+               majority_value, cakes, portion_limit, ties_score, bonus_after_cake, cut_masks,
+               stream, collected, collected_cream, eaten_cream, eaten_count, unseen,
+               cake_kind, cake_cream, portion_start, portion_len, portion_taken, aside_kind,
+               aside_cream, aside_left, still_open, rivals, added, decided, arc_value,
+               decline_value, starts, lengths, taken, reuse_gains,
+               known_gain, total, majority, cream, win_units,
+               declines, passes, discarded, eaten_slices, collected_slices):
+    """The games of ``play_games``, in arrays it allocated (so that no call counts references)."""
     seated = -1
     for g in range(total.shape[0]):
         game = first_game + g
-        deal, rotation = seat_of_deal(game, players, duplicate)
+        deal, rotation = seat_of_deal(game, total.shape[1], duplicate)
         # Copying the chance tables costs more than a short game: reseat on a new rotation.
         if rotation != seated:
             seated = rotation
-            for seat in range(players):
-                player = (seat - rotation) % players
-                seat_codes[seat] = codes[player]
-                seat_params[seat] = params[player]
-                seat_chances[seat] = chances[player]
+            seat_strategies(rotation, codes, params, chances, seat_codes, seat_params,
+                            seat_chances)
         deal_order(seed, deal, deal_stream, order)
         reset_stream(stream, seed, game, DECISION_STREAM)
         play_game(g, order, kind_count, slice_kind, slice_cream, majority_value, cakes,
@@ -105,9 +139,27 @@ def play_games(seed, first_game, duplicate, slice_kind, slice_cream, majority_va
                   seat_params, seat_chances, stream, collected, collected_cream, eaten_cream,
                   eaten_count, unseen, cake_kind, cake_cream, portion_start, portion_len,
                   portion_taken, aside_kind, aside_cream, aside_left, still_open, rivals,
-                  added, decided, arc_value, decline_value, starts, lengths, taken, total,
+                  added, decided, arc_value, decline_value, starts, lengths, taken, reuse_gains,
+               known_gain, total,
                   majority, cream, win_units, declines, passes, discarded, eaten_slices,
                   collected_slices)
+
+
+@jit_borrowing
+def seat_strategies(rotation, codes, params, chances, seat_codes, seat_params, seat_chances):
+    """Seat ``(j + rotation) % P`` gets player ``j``'s codes, weights and chance table."""
+    players = codes.shape[0]
+    for seat in range(players):
+        player = (seat - rotation) % players
+        for c in range(codes.shape[1]):
+            seat_codes[seat, c] = codes[player, c]
+        for w in range(params.shape[1]):
+            seat_params[seat, w] = params[player, w]
+        for plane in range(chances.shape[1]):
+            for still_open in range(chances.shape[2]):
+                for lead in range(chances.shape[3]):
+                    seat_chances[seat, plane, still_open, lead] = \
+                        chances[player, plane, still_open, lead]
 
 
 @jit_borrowing
@@ -116,7 +168,8 @@ def play_game(g, order, kind_count, slice_kind, slice_cream, majority_value, cak
               seat_chances, stream, collected, collected_cream, eaten_cream, eaten_count,
               unseen, cake_kind, cake_cream, portion_start, portion_len, portion_taken,
               aside_kind, aside_cream, aside_left, still_open, rivals, added, decided,
-              arc_value, decline_value, starts, lengths, taken, total, majority, cream,
+              arc_value, decline_value, starts, lengths, taken, reuse_gains,
+               known_gain, total, majority, cream,
               win_units, declines, passes, discarded, eaten_slices, collected_slices):
     """Play one dealt game (``order``) into output row ``g``."""
     players = total.shape[1]
@@ -142,11 +195,16 @@ def play_game(g, order, kind_count, slice_kind, slice_cream, majority_value, cak
             cake_kind[position] = slice_kind[s]
             cake_cream[position] = slice_cream[s]
             unseen[slice_kind[s]] -= 1
+        # Everything not yet taken is still open; taking a portion closes its slices.
+        for kind in range(kinds):
+            still_open[kind] = unseen[kind]
+        for position in range(n):
+            still_open[cake_kind[position]] += 1
         # Cut.
         mask = choose_cut(seat_codes, seat_params, seat_chances, waiter, cake_kind,
-                          cake_cream, collected, collected_cream, unseen, majority_value,
-                          portion_limit, cut_masks, stream, still_open, rivals, added,
-                          decided, arc_value, decline_value, starts, lengths, taken)
+                          cake_cream, collected, collected_cream, still_open, majority_value,
+                          portion_limit, cut_masks, stream, rivals, added, decided, arc_value,
+                          decline_value, starts, lengths, taken, reuse_gains, known_gain)
         n_portions = arcs_of_cut(mask, n, portion_start, portion_len)
         portion_taken[:] = False
         # Choose: left of the waiter first, the waiter last.
@@ -155,12 +213,12 @@ def play_game(g, order, kind_count, slice_kind, slice_cream, majority_value, cak
             action, index, eat_mask = choose_action(
                 seat_codes, seat_params, seat_chances, seat, cake_kind, cake_cream,
                 portion_start, portion_len, portion_taken, n_portions, collected,
-                collected_cream, unseen, majority_value, stream, still_open, rivals,
-                added, decided)
+                collected_cream, still_open, majority_value, stream, rivals, added, decided)
             if action == TAKE:
                 portion_taken[index] = True
                 position = portion_start[index]
                 for j in range(portion_len[index]):
+                    still_open[cake_kind[position]] -= 1
                     if eat_mask & (1 << j):
                         eaten_cream[seat] += cake_cream[position]
                         eaten_count[seat] += 1

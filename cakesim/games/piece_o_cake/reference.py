@@ -165,9 +165,10 @@ class Game:
     def cut_cake(self, number: int, waiter: int, cake: Cake) -> None:
         """The waiter cuts at most P (2 players: 4) contiguous portions of >= 1 slice."""
         mask = choose_cut(*self._strategies(), waiter, *self._cake_arrays(cake),
-                          *self._pile_arrays(), self.unseen, self.arrays["majority_value"],
-                          self.rules.portion_limit, self.cut_masks, self.stream,
-                          *self._scratch())
+                          *self._pile_arrays(), self.still_open(cake),
+                          self.arrays["majority_value"], self.rules.portion_limit,
+                          self.cut_masks, self.stream, *self._scratch(), False,
+                          self._known_gain())
         n = len(cake.slices)
         portions = portions_of_cut(int(mask), n)
         assert 1 <= len(portions) <= self.rules.portion_limit, "illegal cut"
@@ -183,7 +184,8 @@ class Game:
         action, index, eat_mask = choose_action(
             *self._strategies(), seat, *self._cake_arrays(cake), starts, lengths,
             np.array(cake.taken, dtype=np.bool_), len(cake.portions), *self._pile_arrays(),
-            self.unseen, self.arrays["majority_value"], self.stream, *self._scratch()[:4])
+            self.still_open(cake), self.arrays["majority_value"], self.stream,
+            *self._scratch()[:3])
         if action == TAKE:
             self.take_portion(number, seat, cake, index, eat_mask)
         elif action == DECLINE_EAT:
@@ -229,7 +231,7 @@ class Game:
         aside = self.deal.set_aside
         index, eat = choose_bonus(
             *self._strategies(), waiter,
-            np.array([p.kind for p in aside], dtype=np.int8),
+            np.array([p.kind for p in aside], dtype=np.uint8),
             np.array([p.cream for p in aside], dtype=np.int8),
             np.array(self.aside_left, dtype=np.bool_), self._pile_arrays()[0], self.unseen,
             self.arrays["majority_value"], self.stream)
@@ -254,11 +256,20 @@ class Game:
 
     # What a strategy is shown: the table as arrays, in the kernel's layout.
 
+    def still_open(self, cake: Cake) -> np.ndarray:
+        """Slices of each kind not yet decided: unseen, or in portions nobody has taken."""
+        still_open = self.unseen.copy()
+        for position, piece in enumerate(cake.slices):
+            if not any(position in portion and cake.taken[i]
+                       for i, portion in enumerate(cake.portions)):
+                still_open[piece.kind] += 1
+        return still_open
+
     def _strategies(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return self.codes, self.params, self.chances
 
     def _cake_arrays(self, cake: Cake) -> tuple[np.ndarray, np.ndarray]:
-        return (np.array([p.kind for p in cake.slices], dtype=np.int8),
+        return (np.array([p.kind for p in cake.slices], dtype=np.uint8),
                 np.array([p.cream for p in cake.slices], dtype=np.int8))
 
     def _portion_arrays(self, cake: Cake) -> tuple[np.ndarray, np.ndarray]:
@@ -279,11 +290,16 @@ class Game:
                 cream[player.seat, kind] = sum(p.cream for p in pile)
         return counts, cream
 
+    def _known_gain(self) -> np.ndarray:
+        # Unused: the reference works out every arc's value afresh (``reuse_gains`` off),
+        # so that parity also checks the kernel's reuse.
+        return np.zeros((len(self.rules.rules.kinds), self.rules.rules.slices_per_cake))
+
     def _scratch(self) -> tuple[np.ndarray, ...]:
         kinds = len(self.rules.rules.kinds)
         n = self.rules.rules.slices_per_cake
         p = self.rules.players
-        return (*(np.zeros(kinds, np.int16) for _ in range(4)), np.zeros((p, n, n + 1)),
+        return (*(np.zeros(kinds, np.int16) for _ in range(3)), np.zeros((p, n, n + 1)),
                 np.zeros(p), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_))
 
 

@@ -98,7 +98,7 @@ class TableRules:
         for cake in self.bonus_after_cakes:
             bonus[cake - 1] = True
         return {
-            "slice_kind": np.asarray(r.slice_kind, dtype=np.int8),
+            "slice_kind": np.asarray(r.slice_kind, dtype=np.uint8),
             "slice_cream": np.asarray(r.slice_cream, dtype=np.int8),
             "majority_value": np.asarray(r.majority_value, dtype=np.int16),
             "cakes": r.cakes,

@@ -11,6 +11,9 @@ row per seat, and the seat that decides.
 What a player sees (the *view*): every player's face-up collected slices, the cake on
 the table and its portions, and ``unseen[k]``, the slices of kind ``k`` not yet revealed
 (later cakes and the set-aside slices). Eaten slices are face down; nobody needs them.
+Cutting and choosing read the view's count of slices still to be decided,
+``still_open[k]``: the unseen ones and those in portions nobody has taken yet (for the
+cut, the whole cake). The engines keep it; the kernel updates it as portions are taken.
 """
 
 from dataclasses import dataclass
@@ -167,9 +170,8 @@ def fill_chances(params, ties_score, chances):
 @jit_inline
 def majority_chance(chances, mine, best_other, still_open):
     """Estimated chance that ``mine`` collected slices win (or share) a kind's majority."""
-    if mine == 0:
-        return 0.0
-    return chances[CHANCE, still_open, mine - best_other + chances.shape[1] - 1]
+    chance = chances[CHANCE, still_open, mine - best_other + chances.shape[1] - 1]
+    return 0.0 if mine == 0 else chance
 
 
 @jit_inline
@@ -179,9 +181,9 @@ def chance_rise(chances, mine, best_other, still_open):
     From none, the chance before is 0, so the rise is the chance with one slice.
     """
     index = mine - best_other + chances.shape[1] - 1
-    if mine == 0:
-        return chances[CHANCE, still_open, index + 1]
-    return chances[RISE, still_open, index]
+    # One load from a computed address, not a branch the processor would mispredict.
+    plane = CHANCE if mine == 0 else RISE
+    return chances[plane, still_open, index + (1 if mine == 0 else 0)]
 
 
 @jit_borrowing
@@ -201,7 +203,10 @@ def fill_rivals(collected, seat, rivals):
     for other in range(collected.shape[0]):
         if other != seat:
             for kind in range(collected.shape[1]):
-                rivals[kind] = max(rivals[kind], collected[other, kind])
+                # A maximum stored unconditionally, not a conditional store (nor the builtin
+                # max(), which Numba calls out of line): the next seat's loads then get it.
+                count, most = collected[other, kind], rivals[kind]
+                rivals[kind] = count if count > most else most
 
 
 @jit_inline
@@ -210,24 +215,8 @@ def slice_choice(params, chances, mine, best_other, still_open, value, cream):
     eat_gain = params[EAT_WEIGHT] * cream
     collect_gain = params[COLLECT_WEIGHT] * value * chance_rise(chances, mine, best_other,
                                                                 still_open)
-    if eat_gain >= collect_gain:
-        return eat_gain, True
-    return collect_gain, False
-
-
-@jit_inline
-def open_slices(unseen, cake_kind, portion_start, portion_len, portion_taken, n_portions,
-                out):
-    """``out[k]``: slices of kind ``k`` still undecided (unseen or in untaken portions)."""
-    n = cake_kind.shape[0]
-    for kind in range(unseen.shape[0]):
-        out[kind] = unseen[kind]
-    for p in range(n_portions):
-        if not portion_taken[p]:
-            position = portion_start[p]
-            for _ in range(portion_len[p]):
-                out[cake_kind[position]] += 1
-                position = along(position, 1, n)
+    eat = eat_gain >= collect_gain
+    return (eat_gain if eat else collect_gain), eat
 
 
 @jit_inline
@@ -247,8 +236,7 @@ def plan_portion(params, chances, seat, start, length, cake_kind, cake_cream, co
         gain, eat = _next_slice(params, chances, seat, position, cake_kind, cake_cream,
                                 collected, still_open, rivals, majority_value, added, decided)
         value += gain
-        if eat:
-            eat_mask |= 1 << j
+        eat_mask |= (1 << j) if eat else 0
         position = along(position, 1, n)
     _forget(cake_kind, start, length, added, decided)
     return value, eat_mask
@@ -278,12 +266,11 @@ def _next_slice(params, chances, seat, position, cake_kind, cake_cream, collecte
     gain, eat = slice_choice(params, chances, collected[seat, kind] + added[kind],
                              rivals[kind], still_open[kind] - decided[kind],
                              majority_value[kind], cake_cream[position])
-    if not eat:
-        added[kind] += 1
+    added[kind] += 0 if eat else 1
     return gain, eat
 
 
-@jit_borrowing
+@jit_inline
 def best_decline(params, chances, seat, collected, collected_cream, still_open, rivals,
                  majority_value):
     """The collected kind whose eating gains most: ``(kind, gain)``; kind -1 if none."""
@@ -291,14 +278,13 @@ def best_decline(params, chances, seat, collected, collected_cream, still_open, 
     best_gain = 0.0
     for kind in range(collected.shape[1]):
         mine = collected[seat, kind]
-        if mine == 0:
-            continue
         chance = majority_chance(chances, mine, rivals[kind], still_open[kind])
         gain = (params[EAT_WEIGHT] * collected_cream[seat, kind]
                 - params[COLLECT_WEIGHT] * majority_value[kind] * chance)
-        if best_kind < 0 or gain > best_gain:
-            best_kind = kind
-            best_gain = gain
+        # Bitwise, not short-circuit, logic and conditional moves: no branch to mispredict.
+        better = (mine > 0) & ((best_kind < 0) | (gain > best_gain))
+        best_kind = kind if better else best_kind
+        best_gain = gain if better else best_gain
     return best_kind, best_gain
 
 
@@ -308,8 +294,8 @@ def best_decline(params, chances, seat, collected, collected_cream, still_open, 
 
 @jit_inline
 def choose_action(codes, params, chances, seat, cake_kind, cake_cream, portion_start,
-                  portion_len, portion_taken, n_portions, collected, collected_cream, unseen,
-                  majority_value, stream, still_open, rivals, added, decided):
+                  portion_len, portion_taken, n_portions, collected, collected_cream,
+                  still_open, majority_value, stream, rivals, added, decided):
     """A chooser's move: ``(action, index, eat_mask)`` with action TAKE, DECLINE_EAT or PASS.
 
     For TAKE, ``index`` is the portion and bit ``j`` of ``eat_mask`` says to eat its
@@ -318,8 +304,6 @@ def choose_action(codes, params, chances, seat, cake_kind, cake_cream, portion_s
     if codes[seat, 0] == RANDOM:
         return _random_action(seat, portion_len, portion_taken, n_portions, collected, stream)
     weights, table = params[seat], chances[seat]
-    open_slices(unseen, cake_kind, portion_start, portion_len, portion_taken, n_portions,
-                still_open)
     fill_rivals(collected, seat, rivals)
     best_portion = -1
     best_value = 0.0
@@ -330,8 +314,10 @@ def choose_action(codes, params, chances, seat, cake_kind, cake_cream, portion_s
         value, eat_mask = plan_portion(weights, table, seat, portion_start[p], portion_len[p],
                                        cake_kind, cake_cream, collected, still_open, rivals,
                                        majority_value, added, decided)
-        if best_portion < 0 or value > best_value:
-            best_portion, best_value, best_mask = p, value, eat_mask
+        better = (best_portion < 0) | (value > best_value)
+        best_portion = p if better else best_portion
+        best_value = value if better else best_value
+        best_mask = eat_mask if better else best_mask
     kind, gain = best_decline(weights, table, seat, collected, collected_cream, still_open,
                               rivals, majority_value)
     if kind >= 0 and gain - weights[DECLINE_THRESHOLD] > best_value:
@@ -379,26 +365,23 @@ def _random_action(seat, portion_len, portion_taken, n_portions, collected, stre
 
 @jit_inline
 def choose_cut(codes, params, chances, waiter, cake_kind, cake_cream, collected,
-               collected_cream, unseen, majority_value, portion_limit, cut_masks, stream,
-               still_open, rivals, added, decided, arc_value, decline_value, starts, lengths,
-               taken):
+               collected_cream, still_open, majority_value, portion_limit, cut_masks, stream,
+               rivals, added, decided, arc_value, decline_value, starts, lengths, taken,
+               reuse_gains, known_gain):
     """The waiter's cut, as a gap mask (see ``cakesim.circle``)."""
     if codes[waiter, 1] == RANDOM_CUT:
         return cut_masks[below(stream, cut_masks.shape[0])]
     weights, table = params[waiter], chances[waiter]
     n = cake_kind.shape[0]
-    for kind in range(unseen.shape[0]):
-        still_open[kind] = unseen[kind]
-    for position in range(n):
-        still_open[cake_kind[position]] += 1
     if codes[waiter, 1] == BALANCED_CUT:
         return _balanced_cut(weights, table, waiter, cake_kind, cake_cream, collected,
                              still_open, rivals, majority_value, portion_limit, arc_value,
-                             added, decided)
+                             added, decided, reuse_gains, known_gain)
     for seat in range(collected.shape[0]):
         fill_rivals(collected, seat, rivals)
         _value_arcs(weights, table, seat, n, cake_kind, cake_cream, collected, still_open,
-                    rivals, majority_value, arc_value, added, decided)
+                    rivals, majority_value, arc_value, added, decided, reuse_gains,
+                    known_gain)
         kind, gain = best_decline(weights, table, seat, collected, collected_cream,
                                   still_open, rivals, majority_value)
         decline_value[seat] = gain - weights[DECLINE_THRESHOLD] if kind >= 0 else -1.0
@@ -408,7 +391,8 @@ def choose_cut(codes, params, chances, waiter, cake_kind, cake_cream, collected,
 
 @jit_inline
 def _balanced_cut(params, chances, waiter, cake_kind, cake_cream, collected, still_open,
-                  rivals, majority_value, portion_limit, arc_value, added, decided):
+                  rivals, majority_value, portion_limit, arc_value, added, decided,
+                  reuse_gains, known_gain):
     """As many near-equal arcs as allowed, turned so that the worst arc is worth most.
 
     The waiter takes last, so it expects the portion nobody wanted: it rotates the
@@ -422,30 +406,60 @@ def _balanced_cut(params, chances, waiter, cake_kind, cake_cream, collected, sti
     # Every rotation reuses the same few arcs: value each start's prefixes once.
     fill_rivals(collected, waiter, rivals)
     _value_arcs(params, chances, waiter, (n + k - 1) // k, cake_kind, cake_cream, collected,
-                still_open, rivals, majority_value, arc_value, added, decided)
+                still_open, rivals, majority_value, arc_value, added, decided, reuse_gains,
+                known_gain)
     return rotated_even_cut(arc_value[waiter], n, k)
 
 
 @jit_inline
 def _value_arcs(params, chances, seat, longest, cake_kind, cake_cream, collected, still_open,
-                rivals, majority_value, arc_value, added, decided):
+                rivals, majority_value, arc_value, added, decided, reuse_gains, known_gain):
     """``arc_value[seat, start, length]``: the greedy value of every arc up to ``longest``.
 
     One pass per start: the plan of an arc extends the plan of its prefix. A waiter values
     everyone with its own weights (it does not know the others'); ``rivals`` is ``seat``'s.
+    With ``reuse_gains`` (every slice of a kind carries the same cream), each slice's gain
+    comes from ``_value_circle`` instead of being worked out again in every arc.
     """
     n = cake_kind.shape[0]
+    if reuse_gains:
+        _value_circle(params, chances, seat, cake_kind, cake_cream, collected, still_open,
+                      rivals, majority_value, added, decided, known_gain)
     for start in range(n):
         value = 0.0
         position = start
         for j in range(longest):
-            gain, _ = _next_slice(params, chances, seat, position, cake_kind, cake_cream,
-                                  collected, still_open, rivals, majority_value, added,
-                                  decided)
+            if reuse_gains:
+                kind = cake_kind[position]
+                gain = known_gain[kind, decided[kind]]
+                decided[kind] += 1
+            else:
+                gain, _ = _next_slice(params, chances, seat, position, cake_kind, cake_cream,
+                                      collected, still_open, rivals, majority_value, added,
+                                      decided)
             value += gain
             arc_value[seat, start, j + 1] = value
             position = along(position, 1, n)
         _forget(cake_kind, start, longest, added, decided)
+
+
+@jit_inline
+def _value_circle(params, chances, seat, cake_kind, cake_cream, collected, still_open, rivals,
+                  majority_value, added, decided, known_gain):
+    """``known_gain[kind, m]``: the gain of the ``m``-th slice of ``kind`` in any arc.
+
+    Planned slice by slice, a slice's gain depends only on its kind and on the eat choices
+    for the slices of that kind before it in the arc; when all slices of a kind carry the
+    same cream, those choices, and so the gain, depend only on ``m``. Planning the whole
+    circle once from slice 0 therefore gives every arc's gains, for one plan's work.
+    """
+    n = cake_kind.shape[0]
+    for position in range(n):
+        kind = cake_kind[position]
+        gain, _ = _next_slice(params, chances, seat, position, cake_kind, cake_cream,
+                              collected, still_open, rivals, majority_value, added, decided)
+        known_gain[kind, decided[kind] - 1] = gain
+    _forget(cake_kind, 0, n, added, decided)
 
 
 @jit_borrowing
