@@ -23,23 +23,25 @@ def rotated_even_cut(values, n, k):
         return 0
     short = n // k
     longer = n % k
-    best_mask = 0
+    best_offset = 0
     best_worst = 0.0
     for offset in range(n):
-        mask = 0
-        worst = 0.0
         start = offset
-        for arc in range(k):
-            length = short + (1 if arc < longer else 0)
-            mask |= 1 << along(start, n - 1, n)
-            value = values[start, length]
+        worst = values[start, short + (1 if longer > 0 else 0)]
+        for arc in range(1, k):
+            start = along(start, short + (1 if arc - 1 < longer else 0), n)
+            value = values[start, short + (1 if arc < longer else 0)]
             # Conditional moves: the comparisons are coin flips to a branch predictor.
-            worst = value if (arc == 0) | (value < worst) else worst
-            start = along(start, length, n)
+            worst = value if value < worst else worst
         better = (offset == 0) | (worst > best_worst)
-        best_mask = mask if better else best_mask
+        best_offset = offset if better else best_offset
         best_worst = worst if better else best_worst
-    return best_mask
+    mask = 0
+    start = best_offset
+    for arc in range(k):
+        mask |= 1 << along(start, n - 1, n)
+        start = along(start, short + (1 if arc < longer else 0), n)
+    return mask
 
 
 def arc_table(cut_masks: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
