@@ -271,6 +271,22 @@ def _next_slice(params, chances, seat, position, cake_kind, cake_cream, collecte
 
 
 @jit_inline
+def _no_decline_beats(params, seat, collected_cream, best_value):
+    """Whether no decline can gain more than ``best_value``, without valuing each kind.
+
+    With weights that are not negative, eating a kind gains at most its cream's worth,
+    ``eat_weight * cream``, and so at most that of the creamiest pile. Floating-point
+    products and differences keep that order, so the test never hides a better decline.
+    """
+    most_cream = 0
+    for kind in range(collected_cream.shape[1]):
+        cream = collected_cream[seat, kind]
+        most_cream = cream if cream > most_cream else most_cream
+    bound = params[EAT_WEIGHT] * most_cream - params[DECLINE_THRESHOLD]
+    return (params[EAT_WEIGHT] >= 0.0) & (params[COLLECT_WEIGHT] >= 0.0) & (bound <= best_value)
+
+
+@jit_inline
 def best_decline(params, chances, seat, collected, collected_cream, still_open, rivals,
                  majority_value):
     """The collected kind whose eating gains most: ``(kind, gain)``; kind -1 if none."""
@@ -318,6 +334,8 @@ def choose_action(codes, params, chances, seat, cake_kind, cake_cream, portion_s
         best_portion = p if better else best_portion
         best_value = value if better else best_value
         best_mask = eat_mask if better else best_mask
+    if best_portion >= 0 and _no_decline_beats(weights, seat, collected_cream, best_value):
+        return TAKE, best_portion, best_mask
     kind, gain = best_decline(weights, table, seat, collected, collected_cream, still_open,
                               rivals, majority_value)
     if kind >= 0 and gain - weights[DECLINE_THRESHOLD] > best_value:
