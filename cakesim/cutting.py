@@ -8,7 +8,7 @@ estimates it. They never allocate (``jit_borrowing``).
 import numpy as np
 
 from cakesim.circle import along, arcs_of_cut
-from cakesim.jit import jit_borrowing
+from cakesim.jit import as_index, jit_borrowing
 
 
 @jit_borrowing
@@ -30,7 +30,7 @@ def rotated_even_cut(values, n, k):
         worst = values[start, short + (1 if longer > 0 else 0)]
         for arc in range(1, k):
             start = along(start, short + (1 if arc - 1 < longer else 0), n)
-            value = values[start, short + (1 if arc < longer else 0)]
+            value = values[as_index(start), as_index(short + (1 if arc < longer else 0))]
             # Conditional moves: the comparisons are coin flips to a branch predictor.
             worst = value if value < worst else worst
         better = (offset == 0) | (worst > best_worst)

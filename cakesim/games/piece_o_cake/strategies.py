@@ -23,7 +23,7 @@ import numpy as np
 from cakesim.circle import along, arcs_of_cut
 from cakesim.cutting import rotated_even_cut
 from cakesim.errors import InputError
-from cakesim.jit import jit_borrowing, jit_inline
+from cakesim.jit import as_index, jit_borrowing, jit_inline
 from cakesim.seeding import below
 from cakesim.tables import Table
 
@@ -170,7 +170,8 @@ def fill_chances(params, ties_score, chances):
 @jit_inline
 def majority_chance(chances, mine, best_other, still_open):
     """Estimated chance that ``mine`` collected slices win (or share) a kind's majority."""
-    chance = chances[CHANCE, still_open, mine - best_other + chances.shape[1] - 1]
+    chance = chances[CHANCE, as_index(still_open),
+                     as_index(mine - best_other + chances.shape[1] - 1)]
     return 0.0 if mine == 0 else chance
 
 
@@ -183,7 +184,7 @@ def chance_rise(chances, mine, best_other, still_open):
     index = mine - best_other + chances.shape[1] - 1
     # One load from a computed address, not a branch the processor would mispredict.
     plane = CHANCE if mine == 0 else RISE
-    return chances[plane, still_open, index + (1 if mine == 0 else 0)]
+    return chances[plane, as_index(still_open), as_index(index + (1 if mine == 0 else 0))]
 
 
 @jit_borrowing
@@ -252,8 +253,9 @@ def _forget(cake_kind, start, length, added, decided):
     n = cake_kind.shape[0]
     position = start
     for _ in range(length):
-        added[cake_kind[position]] = 0
-        decided[cake_kind[position]] = 0
+        kind = cake_kind[as_index(position)]
+        added[kind] = 0
+        decided[kind] = 0
         position = along(position, 1, n)
 
 
@@ -261,11 +263,11 @@ def _forget(cake_kind, start, length, added, decided):
 def _next_slice(params, chances, seat, position, cake_kind, cake_cream, collected,
                 still_open, rivals, majority_value, added, decided):
     """Decide the next slice of a portion being planned; count it in ``added``/``decided``."""
-    kind = cake_kind[position]
+    kind = cake_kind[as_index(position)]
     decided[kind] += 1
     gain, eat = slice_choice(params, chances, collected[seat, kind] + added[kind],
                              rivals[kind], still_open[kind] - decided[kind],
-                             majority_value[kind], cake_cream[position])
+                             majority_value[kind], cake_cream[as_index(position)])
     added[kind] += 0 if eat else 1
     return gain, eat
 
@@ -448,8 +450,8 @@ def _value_arcs(params, chances, seat, longest, cake_kind, cake_cream, collected
         position = start
         for j in range(longest):
             if reuse_gains:
-                kind = cake_kind[position]
-                gain = known_gain[kind, decided[kind]]
+                kind = cake_kind[as_index(position)]
+                gain = known_gain[kind, as_index(decided[kind])]
                 decided[kind] += 1
             else:
                 gain, _ = _next_slice(params, chances, seat, position, cake_kind, cake_cream,
@@ -476,7 +478,7 @@ def _value_circle(params, chances, seat, cake_kind, cake_cream, collected, still
         kind = cake_kind[position]
         gain, _ = _next_slice(params, chances, seat, position, cake_kind, cake_cream,
                               collected, still_open, rivals, majority_value, added, decided)
-        known_gain[kind, decided[kind] - 1] = gain
+        known_gain[kind, as_index(decided[kind] - 1)] = gain
     _forget(cake_kind, 0, n, added, decided)
 
 
