@@ -54,6 +54,7 @@ def play_games(seed, first_game, duplicate, slice_kind, slice_cream, majority_va
     ``codes[j]``/``params[j]`` is player ``j``'s strategy; player ``j`` sits at seat
     ``(j + rotation) % P``. Per seat: total, majority and cream points and win units;
     per game: declines with eating, passes, discarded slices, eaten and collected slices.
+    Here every array is allocated, once; ``play_batch`` plays the games in them.
     """
     players = total.shape[1]
     kinds = majority_value.shape[0]
@@ -104,24 +105,22 @@ def play_games(seed, first_game, duplicate, slice_kind, slice_cream, majority_va
     play_batch(seed, first_game, duplicate, codes, params, chances, seat_codes, seat_params,
                seat_chances, order, deal_stream, kind_count, slice_kind, slice_cream,
                majority_value, cakes, portion_limit, ties_score, bonus_after_cake, cut_masks,
-               stream, collected, collected_cream, eaten_cream, eaten_count, unseen,
-               cake_kind, cake_cream, portion_start, portion_len, portion_taken, aside_kind,
-               aside_cream, aside_left, still_open, rivals, added, decided, arc_value,
-               decline_value, starts, lengths, taken, reuse_gains,
-               known_gain, total, majority, cream, win_units,
-               declines, passes, discarded, eaten_slices, collected_slices)
+               stream, collected, collected_cream, eaten_cream, eaten_count, unseen, cake_kind,
+               cake_cream, portion_start, portion_len, portion_taken, aside_kind, aside_cream,
+               aside_left, still_open, rivals, added, decided, arc_value, decline_value,
+               starts, lengths, taken, reuse_gains, known_gain, total, majority, cream,
+               win_units, declines, passes, discarded, eaten_slices, collected_slices)
 
 
 @jit_borrowing
 def play_batch(seed, first_game, duplicate, codes, params, chances, seat_codes, seat_params,
                seat_chances, order, deal_stream, kind_count, slice_kind, slice_cream,
                majority_value, cakes, portion_limit, ties_score, bonus_after_cake, cut_masks,
-               stream, collected, collected_cream, eaten_cream, eaten_count, unseen,
-               cake_kind, cake_cream, portion_start, portion_len, portion_taken, aside_kind,
-               aside_cream, aside_left, still_open, rivals, added, decided, arc_value,
-               decline_value, starts, lengths, taken, reuse_gains,
-               known_gain, total, majority, cream, win_units,
-               declines, passes, discarded, eaten_slices, collected_slices):
+               stream, collected, collected_cream, eaten_cream, eaten_count, unseen, cake_kind,
+               cake_cream, portion_start, portion_len, portion_taken, aside_kind, aside_cream,
+               aside_left, still_open, rivals, added, decided, arc_value, decline_value,
+               starts, lengths, taken, reuse_gains, known_gain, total, majority, cream,
+               win_units, declines, passes, discarded, eaten_slices, collected_slices):
     """The games of ``play_games``, in arrays it allocated (so that no call counts references)."""
     seated = -1
     for g in range(total.shape[0]):
@@ -139,10 +138,9 @@ def play_batch(seed, first_game, duplicate, codes, params, chances, seat_codes, 
                   seat_params, seat_chances, stream, collected, collected_cream, eaten_cream,
                   eaten_count, unseen, cake_kind, cake_cream, portion_start, portion_len,
                   portion_taken, aside_kind, aside_cream, aside_left, still_open, rivals,
-                  added, decided, arc_value, decline_value, starts, lengths, taken, reuse_gains,
-               known_gain, total,
-                  majority, cream, win_units, declines, passes, discarded, eaten_slices,
-                  collected_slices)
+                  added, decided, arc_value, decline_value, starts, lengths, taken,
+                  reuse_gains, known_gain, total, majority, cream, win_units, declines, passes,
+                  discarded, eaten_slices, collected_slices)
 
 
 @jit_borrowing
@@ -168,9 +166,9 @@ def play_game(g, order, kind_count, slice_kind, slice_cream, majority_value, cak
               seat_chances, stream, collected, collected_cream, eaten_cream, eaten_count,
               unseen, cake_kind, cake_cream, portion_start, portion_len, portion_taken,
               aside_kind, aside_cream, aside_left, still_open, rivals, added, decided,
-              arc_value, decline_value, starts, lengths, taken, reuse_gains,
-               known_gain, total, majority, cream,
-              win_units, declines, passes, discarded, eaten_slices, collected_slices):
+              arc_value, decline_value, starts, lengths, taken, reuse_gains, known_gain, total,
+              majority, cream, win_units, declines, passes, discarded, eaten_slices,
+              collected_slices):
     """Play one dealt game (``order``) into output row ``g``."""
     players = total.shape[1]
     kinds = majority_value.shape[0]
