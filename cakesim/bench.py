@@ -18,11 +18,8 @@ baker at 1..5 players and random bakers):
 
 The targets are checked for Piece o' Cake's greedy play (``greedy-balanced``: greedy
 chooser, balanced cutter): at least 200,000 games/s per core and at least 300x the
-reference engine. The other rows are reported for information. A core-speed check (a
-fixed chain of SplitMix64 rounds) is timed before and after the tables: when other
-tenants slow the machine down, it shows, and every row of that run is slower with it.
-``--quick`` is a smoke test with few games. The exit status is 1 if any kernel/reference
-mismatch is found, else 0.
+reference engine. The other rows are reported for information. ``--quick`` is a smoke
+test with few games. The exit status is 1 if any kernel/reference mismatch is found, else 0.
 """
 
 import argparse
@@ -38,8 +35,6 @@ import numpy as np
 
 from cakesim.games import GAMES, get_game
 from cakesim.games.base import TableSpec
-from cakesim.jit import jit
-from cakesim.seeding import mix64
 
 TARGETED = ("piece-o-cake", "greedy-balanced")
 TARGET_RATE = 200_000.0
@@ -92,26 +87,6 @@ class Row:
         missed = [name for name, ok in (("rate", self.kernel_rate >= TARGET_RATE),
                                         ("ratio", self.ratio >= TARGET_RATIO)) if not ok]
         return "PASS" if not missed else f"MISS ({', '.join(missed)})"
-
-
-@jit
-def _mix_chain(rounds):
-    """``rounds`` SplitMix64 finalisers in a chain: a fixed amount of dependent integer work."""
-    z = np.uint64(1)
-    for _ in range(rounds):
-        z = mix64(z)
-    return z
-
-
-def core_speed(rounds: int = 20_000_000) -> float:
-    """Millions of ``mix64`` rounds per second on this core: best of three."""
-    _mix_chain(10)
-    best = 0.0
-    for _ in range(3):
-        start = time.perf_counter()
-        _mix_chain(rounds)
-        best = max(best, rounds / (time.perf_counter() - start) / 1e6)
-    return best
 
 
 def time_kernel(game, table: TableSpec, seed: int, games: int) -> float:
@@ -228,8 +203,6 @@ def main(argv: list[str] | None = None) -> int:
           f"{' (quick)' if args.quick else ''}")
     print(f"targets ({' '.join(TARGETED)} rows): >= {TARGET_RATE:,.0f} games/s per core and "
           f">= {TARGET_RATIO:,.0f}x the reference engine\n")
-    before = core_speed()
-    print(f"core speed check before: {before:,.0f} million mix64 rounds/s\n")
     started = time.perf_counter()
     rows = []
     for name in GAMES:
@@ -248,8 +221,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{' '.join(TARGETED)}: {passed}/{len(targeted)} tables meet both targets; "
           f"kernel/reference mismatches: {mismatches} of "
           f"{sum(r.reference_games for r in rows)} games; {elapsed:.0f} s")
-    print(f"core speed check after: {core_speed():,.0f} million mix64 rounds/s "
-          f"(before: {before:,.0f})")
     return 1 if mismatches else 0
 
 
