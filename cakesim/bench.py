@@ -9,7 +9,9 @@ baker at 1..5 players and random bakers):
   compiled and warmed up before timing): the best and the median of a few calibrated
   ~1 s runs. The targets are checked on the best run, as ``timeit`` advises: on a shared
   machine other tenants only ever slow a run down, so the fastest run is the closest to
-  what the kernel does on the core; the median shows how much the machine was disturbed;
+  what the kernel does on the core; the median shows how much the machine was disturbed.
+  The runs are taken in rounds over all tables, so that a table's runs are spread over
+  the whole benchmark instead of falling into the same few seconds;
 * the reference engine's (pure Python) games per second on the first games of the same
   seed: up to a few hundred, or as many as fit in a few seconds;
 * the ratio of the kernel's rate on exactly those games to the reference's, and whether
@@ -96,8 +98,8 @@ def time_kernel(game, table: TableSpec, seed: int, games: int) -> float:
     return time.perf_counter() - start
 
 
-def kernel_rate(game, table: TableSpec, settings: Settings) -> tuple[int, float, float]:
-    """Calibrated kernel throughput on one core: ``(games per run, best, median games/s)``."""
+def calibrate(game, table: TableSpec, settings: Settings) -> int:
+    """How many games make one timed kernel run of about ``settings.seconds``."""
     game.play_chunk(table, settings.seed, 0, 4)  # compile (or load the cache) and warm up
     games, elapsed = 64, 0.0
     while True:
@@ -105,10 +107,7 @@ def kernel_rate(game, table: TableSpec, settings: Settings) -> tuple[int, float,
         if elapsed >= min(0.25, settings.seconds / 2) or games >= 1 << 26:
             break
         games *= 4
-    games = max(16, round(games / elapsed * settings.seconds))
-    rates = [games / time_kernel(game, table, settings.seed, games)
-             for _ in range(settings.repeats)]
-    return games, max(rates), statistics.median(rates)
+    return max(16, round(games / elapsed * settings.seconds))
 
 
 def reference_rate(game, table: TableSpec, settings: Settings) -> tuple[int, float, int]:
@@ -135,12 +134,27 @@ def same_games_rate(game, table: TableSpec, settings: Settings, games: int) -> f
     return statistics.median(rates)
 
 
-def measure(game, strategy: str, table: TableSpec, settings: Settings) -> Row:
-    """Kernel and reference throughput, and their agreement, at one table."""
-    games, k_rate, k_median = kernel_rate(game, table, settings)
-    r_games, r_rate, mismatches = reference_rate(game, table, settings)
-    return Row(game.name, strategy, table.players, games, k_rate, k_median, r_games, r_rate,
-               same_games_rate(game, table, settings, r_games), mismatches)
+def measure(benched: list[tuple], settings: Settings) -> list[Row]:
+    """Kernel and reference throughput, and their agreement, at every ``(game, strategy,
+    table)``; the timed kernel runs go round the tables ``settings.repeats`` times."""
+    games = [calibrate(game, table, settings) for game, _, table in benched]
+    checked = []
+    for game, _, table in benched:
+        r_games, r_rate, mismatches = reference_rate(game, table, settings)
+        checked.append((r_games, r_rate, mismatches,
+                        same_games_rate(game, table, settings, r_games)))
+        print(f"  checked {game.name} {table.label}: {r_games} reference games, "
+              f"{mismatches} mismatches", file=sys.stderr, flush=True)
+    rates: list[list[float]] = [[] for _ in benched]
+    for round_number in range(settings.repeats):
+        for i, (game, _, table) in enumerate(benched):
+            rates[i].append(games[i] / time_kernel(game, table, settings.seed, games[i]))
+        print(f"  timed round {round_number + 1} of {settings.repeats}", file=sys.stderr,
+              flush=True)
+    return [Row(game.name, strategy, table.players, n, max(r), statistics.median(r),
+                r_games, r_rate, same_rate, mismatches)
+            for (game, strategy, table), n, r, (r_games, r_rate, mismatches, same_rate)
+            in zip(benched, games, rates, checked, strict=True)]
 
 
 def format_table(rows: list[Row]) -> str:
@@ -204,15 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"targets ({' '.join(TARGETED)} rows): >= {TARGET_RATE:,.0f} games/s per core and "
           f">= {TARGET_RATIO:,.0f}x the reference engine\n")
     started = time.perf_counter()
-    rows = []
-    for name in GAMES:
-        game = get_game(name)
-        for strategy, table in game.bench_tables(game.load_rules()):
-            row = measure(game, strategy, table, settings)
-            rows.append(row)
-            print(f"  measured {name} {table.label}: {row.kernel_rate:,.0f} games/s, "
-                  f"{row.ratio:,.1f}x reference, {row.mismatches} mismatches",
-                  file=sys.stderr, flush=True)
+    benched = [(game, strategy, table) for game in map(get_game, GAMES)
+               for strategy, table in game.bench_tables(game.load_rules())]
+    rows = measure(benched, settings)
     elapsed = time.perf_counter() - started
     print(format_table(rows))
     targeted = [r for r in rows if (r.game, r.strategy) == TARGETED]
