@@ -8,6 +8,7 @@ reference engines and score sheets, so that parity tests compare two implementat
 """
 
 from cakesim.jit import jit, jit_borrowing
+from cakesim.seeding import DECISION_STREAM, new_stream
 
 WIN_UNITS = 840
 """A game's win is 840 units, split evenly among tied winners (840 = lcm(1..8))."""
@@ -73,6 +74,19 @@ def lead_chance(lead, still_open, uncertainty, ties_score):
         return 1.0 if margin > 0.0 else 0.0
     shrunk = margin / (1.0 + uncertainty * still_open)
     return 0.5 + 0.5 * shrunk / (1.0 + abs(shrunk))
+
+
+def play_seated(engine, deal_game, rules, strategies, seed: int, game: int, duplicate: bool):
+    """Game ``game`` of ``seed`` by a reference ``engine``, seated and dealt as the kernels do.
+
+    ``strategies`` are by player; with duplicate deals player ``j`` sits at seat
+    ``(j + rotation) % P``. ``engine(rules, deal, by_seat, stream)`` must have ``play()``.
+    """
+    deal, rotation = seat_of_deal(game, rules.players, duplicate)
+    players = rules.players
+    by_seat = [strategies[(seat - rotation) % players] for seat in range(players)]
+    stream = new_stream(seed, game, DECISION_STREAM)
+    return engine(rules, deal_game(rules, seed, deal), by_seat, stream).play()
 
 
 def majority_sheet(counts: list[list[int]], majority_value, ties_score: bool = True) -> list[int]:

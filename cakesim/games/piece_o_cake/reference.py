@@ -24,8 +24,7 @@ from cakesim.games.piece_o_cake.strategies import (
     strategy_arrays,
 )
 from cakesim.jit import plain_python
-from cakesim.seeding import DECISION_STREAM, new_stream
-from cakesim.tabletop import majority_sheet, seat_of_deal, split_win_units
+from cakesim.tabletop import majority_sheet, play_seated, split_win_units
 
 # The reference is the pure-Python engine the kernel is checked and timed against, so it
 # runs the strategies' decision functions as plain Python (the kernel runs them compiled):
@@ -324,8 +323,4 @@ def deal_game(rules: TableRules, seed: int, deal: int) -> Deal:
 def play_game(rules: TableRules, strategies: list[Strategy], seed: int, game: int,
               duplicate: bool = False) -> Result:
     """Game ``game`` of ``seed``, exactly as the kernel plays it; ``strategies`` by player."""
-    deal, rotation = seat_of_deal(game, rules.players, duplicate)
-    players = rules.players
-    by_seat = [strategies[(seat - rotation) % players] for seat in range(players)]
-    stream = new_stream(seed, game, DECISION_STREAM)
-    return Game(rules, deal_game(rules, seed, deal), by_seat, stream).play()
+    return play_seated(Game, deal_game, rules, strategies, seed, game, duplicate)

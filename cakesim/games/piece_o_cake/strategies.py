@@ -26,6 +26,7 @@ from cakesim.errors import InputError
 from cakesim.jit import as_index, jit_borrowing, jit_inline
 from cakesim.seeding import below
 from cakesim.tables import Table
+from cakesim.tabletop import lead_chance
 
 # Chooser codes: how a player picks among portions, declines and passes.
 RANDOM = 0
@@ -120,21 +121,6 @@ def named_strategy(name: str) -> Strategy:
 
 # ----------------------------------------------------------------------------------------
 # Valuation shared by every greedy decision.
-
-
-@jit_borrowing
-def lead_chance(lead, still_open, uncertainty, ties_score):
-    """Estimated chance that a lead of ``lead`` slices over the best opponent wins a majority.
-
-    A tie counts half a slice for us when ties score, against us when they do not; the
-    lead is shrunk by the slices of the kind still to be decided, then squashed into
-    (0, 1). With nothing left to come the answer is exact.
-    """
-    margin = float(lead) + (0.5 if ties_score else -0.5)
-    if still_open == 0:
-        return 1.0 if margin > 0.0 else 0.0
-    shrunk = margin / (1.0 + uncertainty * still_open)
-    return 0.5 + 0.5 * shrunk / (1.0 + abs(shrunk))
 
 
 # Planes of a chance table.
