@@ -1,31 +1,39 @@
-"""From a table's exact sums to the numbers a report states, each with its interval."""
+"""From a table's exact sums to the numbers a report states, each with its interval.
 
-import math
+Every interval is computed by deal (see ``cakesim.stats``): on duplicate deals a deal's
+P rotations are one sample, not P.
+"""
 
 import numpy as np
 
 from cakesim.games import get_game
 from cakesim.runner import TableRun
-from cakesim.stats import Estimate, bias_verdict, mean_interval, paired_difference, wilson
+from cakesim.stats import (
+    Estimate,
+    by_deal,
+    mean_interval,
+    paired_difference,
+    verdict,
+    win_share,
+)
 
 
 def seat_summary(run: TableRun) -> list[dict]:
-    """Per seat: win share (Wilson), mean of every metric, and the paired lead over the rest."""
+    """Per seat: win share, mean of every metric, and the paired lead over the rest."""
     game = get_game(run.table.game)
     t = run.totals
-    n, players = t.games, t.players
     seats = []
-    for seat in range(players):
-        share = t.seat_sum["win_units"][seat] / (game.win_units * n)
+    for seat in range(t.players):
         entry = {
             "seat": seat,
             "role": game.seat_role(run.table, seat),
             "strategy": _seat_strategy(run, seat),
-            "win_share": wilson(share, n).as_dict(),
+            "win_share": _share(t, t.seat_sum, t.seat_sq, seat, game.win_units).as_dict(),
         }
         for metric in game.seat_metrics:
-            entry[f"mean_{metric}"] = mean_interval(
-                float(t.seat_sum[metric][seat]), float(t.seat_sq[metric][seat]), n).as_dict()
+            entry[f"mean_{metric}"] = by_deal(
+                float(t.seat_sum[metric][seat]), float(t.seat_sq[metric][seat]), t.deals,
+                t.games_per_deal).as_dict()
         entry["lead_total"] = _lead(t, "total", seat, 1.0).as_dict()
         entry["lead_win_share"] = _lead(t, "win_units", seat, 1.0 / game.win_units).as_dict()
         seats.append(entry)
@@ -39,61 +47,88 @@ def player_summary(run: TableRun) -> list[dict]:
     return [{
         "player": p,
         "strategy": run.table.strategies[p].name,
-        "win_share": wilson(t.player_sum["win_units"][p] / (game.win_units * t.games),
-                            t.games).as_dict(),
-        "mean_total": mean_interval(float(t.player_sum["total"][p]),
-                                    float(t.player_sq["total"][p]), t.games).as_dict(),
+        "win_share": _share(t, t.player_sum, t.player_sq, p, game.win_units).as_dict(),
+        "mean_total": by_deal(float(t.player_sum["total"][p]), float(t.player_sq["total"][p]),
+                              t.deals, t.games_per_deal).as_dict(),
     } for p in range(t.players)]
 
 
 def game_summary(run: TableRun) -> dict:
     """Mean of every per-game metric."""
     t = run.totals
-    return {m: mean_interval(float(t.game_sum[m]), float(t.game_sq[m]), t.games).as_dict()
-            for m in t.game_metrics}
+    return {m: by_deal(float(t.game_sum[m]), float(t.game_sq[m]), t.deals,
+                       t.games_per_deal).as_dict() for m in t.game_metrics}
 
 
-def first_seat_verdict(run: TableRun) -> str:
-    """The verdict sentence on seat 0 (the first waiter)."""
-    game = get_game(run.table.game)
-    t = run.totals
-    share = wilson(t.seat_sum["win_units"][0] / (game.win_units * t.games), t.games)
-    return bias_verdict(game.seat_role(run.table, 0).split(" (")[0].capitalize(), share,
-                        1.0 / t.players)
+def seat_verdicts(seats: list[dict], games: int, margin: float, family: int) -> list[dict]:
+    """Every seat's verdict against a fair 1/P, simultaneous over ``family`` verdicts."""
+    fair = 1.0 / len(seats)
+    return [verdict(Estimate(**s["win_share"]), fair, margin, family, games).as_dict()
+            for s in seats]
+
+
+def verdict_sentence(seats: list[dict], control: bool = False) -> str:
+    """The first seat's verdict in words, and the worst seat's when it is another one."""
+    first = seats[0]
+    worst = min(seats, key=lambda s: s["win_share"]["value"])
+    parts = [_seat_sentence(first)]
+    if worst is not first:
+        parts.append(f"worst seat: {_seat_sentence(worst, capital=False)}")
+    return ("Control: " if control else "") + "; ".join(parts)
+
+
+def _seat_sentence(seat: dict, capital: bool = True) -> str:
+    v = seat["verdict"]
+    role = seat["role"].split(" (")[0]
+    share, gap = seat["win_share"], v["gap"]
+    return (f"{role.capitalize() if capital else role} wins {100 * share['value']:.1f} % "
+            f"against a fair {100 * v['fair']:.1f} % (gap {100 * gap['value']:+.1f} pp "
+            f"[{100 * gap['low']:+.1f}, {100 * gap['high']:+.1f}]): {v['phrase']}")
 
 
 def compare_first_seat(base: TableRun, other: TableRun) -> dict:
-    """Seat 0's win share at ``other`` minus at ``base``: paired on identical deals if possible.
+    """Seat 0's win share at ``other`` minus at ``base``, paired by deal.
 
-    Both tables use the same seed, hence the same deals, so when every game's row was
-    kept the difference is taken game by game; otherwise it is unpaired from the sums.
+    Both tables use the same seed, hence the same deals; when every deal's sums were
+    kept the difference is taken deal by deal, otherwise it is unpaired from the sums.
     """
     game = get_game(base.table.game)
-    if base.rows_complete and other.rows_complete and base.totals.games == other.totals.games:
-        a = _first_seat_share(other)
-        b = _first_seat_share(base)
+    return _difference(base, other, lambda run: _share(
+        run.totals, run.totals.seat_sum, run.totals.seat_sq, 0, game.win_units),
+        lambda run: run.by_deal.seat["win_units"][:, 0] / game.win_units)
+
+
+def compare_game_metric(base: TableRun, other: TableRun, metric: str) -> dict:
+    """A per-game metric's mean at ``other`` minus at ``base``, paired by deal."""
+    return _difference(base, other, lambda run: by_deal(
+        float(run.totals.game_sum[metric]), float(run.totals.game_sq[metric]),
+        run.totals.deals, run.totals.games_per_deal),
+        lambda run: run.by_deal.game[metric])
+
+
+def _difference(base: TableRun, other: TableRun, estimate, per_deal) -> dict:
+    """``estimate(other) - estimate(base)``; paired on the per-deal values when both kept."""
+    if (base.by_deal is not None and other.by_deal is not None
+            and base.by_deal.deals == other.by_deal.deals):
+        a = per_deal(other) / other.totals.games_per_deal
+        b = per_deal(base) / base.totals.games_per_deal
         return {"method": "paired by deal", **paired_difference(a, b).as_dict()}
-    estimates = []
-    for run in (other, base):
-        t = run.totals
-        share = t.seat_sum["win_units"][0] / (game.win_units * t.games)
-        estimates.append((share, share * (1 - share) / t.games))
-    diff = estimates[0][0] - estimates[1][0]
-    half = 1.96 * math.sqrt(estimates[0][1] + estimates[1][1])
-    n = min(base.totals.games, other.totals.games)
+    after, before = estimate(other), estimate(base)
+    diff = after.value - before.value
+    half = np.hypot(after.half_width, before.half_width)
+    n = min(after.n, before.n)
     return {"method": "unpaired", **Estimate(diff, diff - half, diff + half, n).as_dict()}
 
 
-def _first_seat_share(run: TableRun) -> np.ndarray:
-    rows = run.rows
-    return rows.loc[rows["seat"] == 0].sort_values("game")["win_share"].to_numpy(np.float64)
+def _share(totals, total: dict, square: dict, index: int, win_units: int) -> Estimate:
+    return win_share(float(total["win_units"][index]), float(square["win_units"][index]),
+                     totals.deals, totals.games_per_deal, win_units)
 
 
 def _lead(totals, metric: str, seat: int, scale: float) -> Estimate:
     """Seat ``seat``'s metric minus the mean of the other seats, per deal, with interval."""
     players, deals = totals.players, totals.deals
-    per_deal = totals.games // deals
-    factor = scale / ((players - 1) * per_deal)
+    factor = scale / ((players - 1) * totals.games_per_deal)
     estimate = mean_interval(float(totals.contrast_sum[metric][seat]),
                              float(totals.contrast_sq[metric][seat]), deals)
     return Estimate(estimate.value * factor, estimate.low * factor, estimate.high * factor,

@@ -7,6 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from cakesim.baseline import (
+    Baseline,
     Regression,
     baseline_path,
     compare,
@@ -15,18 +16,19 @@ from cakesim.baseline import (
     write_baseline,
 )
 from cakesim.cache import ChunkCache, default_cache_dir
+from cakesim.errors import InputError
 from cakesim.experiment import (
     Experiment,
-    SprtClaim,
     experiment_paths,
     load_experiment,
     section_module,
 )
 from cakesim.games import get_game
 from cakesim.planner import Question, plan_tables
+from cakesim.project import experiments_dir, reports_dir
 from cakesim.report import write_index, write_report
 from cakesim.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS, TableRun, backend, run_table
-from cakesim.sprt import SprtResult, sequential_test
+from cakesim.sprt import SprtClaim, SprtResult, sequential_test
 
 
 @dataclass
@@ -94,7 +96,7 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
         sections = analyse_sections(experiment, runs, n_jobs) if write else {}
     report = None
     if write:
-        out = Path(out) if out is not None else Path("reports") / experiment.name
+        out = Path(out) if out is not None else reports_dir() / experiment.name
         command = f"cakesim run {shlex.quote(str(experiment.path))} --seed {experiment.seed}"
         if games is not None:
             command += f" --games {games}"
@@ -127,16 +129,21 @@ def plan(path: str | Path, half_width: float | None = None, effect: float | None
 
 def sprt(path: str | Path, table: str, seat: int = 0, delta: float = 0.02,
          direction: str = "deficit", alpha: float = 0.05, beta: float = 0.05,
-         max_games: int = 200_000, seed: int | None = None) -> SprtResult:
-    """Settle "seat ``seat`` (0: first) at ``table`` is ``delta`` off fair" by an SPRT."""
+         max_games: int = 200_000, seed: int | None = None,
+         epsilon: float = SprtClaim.epsilon) -> SprtResult:
+    """Settle "seat ``seat`` (0: first) at ``table`` is at least ``delta`` off fair" by an SPRT.
+
+    The claim is accepted with chance at most ``alpha`` when the share is ``delta`` off or
+    less, and at least ``1 - beta`` when it is ``delta + epsilon`` off or more.
+    """
     experiment = load_experiment(str(path), seed=seed)
-    claim = SprtClaim(table, seat, direction, delta, alpha, beta, max_games)
+    claim = SprtClaim(table, seat, direction, delta, alpha, beta, max_games, epsilon)
     return sequential_test(experiment.table_named(table), experiment.seed, claim)
 
 
 def ci_run(path: str | Path, n_jobs: int = -1,
-           progress: bool = False) -> tuple[dict, list[SprtResult]]:
-    """Play an experiment at its ``[ci]`` size (never from the cache): its baseline record."""
+           progress: bool = False) -> tuple[Baseline, list[SprtResult]]:
+    """Play an experiment at its ``[ci]`` size (never from the cache): its baseline."""
     experiment = load_experiment(str(path), ci=True)
     runs = [run_table(table, count, experiment.seed, n_jobs, experiment.chunk_size,
                       experiment.keep_rows, progress)
@@ -149,7 +156,7 @@ def ci_run(path: str | Path, n_jobs: int = -1,
 def baseline(path: str | Path, n_jobs: int = -1, progress: bool = False) -> Path:
     """Write ``reports/baselines/<experiment>.json`` from a CI-sized run."""
     record, _ = ci_run(path, n_jobs, progress)
-    out = baseline_path(record["experiment"])
+    out = baseline_path(record.record["experiment"])
     write_baseline(record, out)
     return out
 
@@ -163,13 +170,16 @@ def regress(path: str | Path, n_jobs: int = -1, progress: bool = False) -> Regre
 
 
 def all_experiments() -> list[Path]:
-    """Every experiment file of the project."""
-    return experiment_paths()
+    """Every experiment file of the project; none is an InputError (nothing to check)."""
+    found = experiment_paths()
+    if not found:
+        raise InputError(str(experiments_dir()), "", "no experiment files (*.toml) here")
+    return found
 
 
-def write_reports_index(root: str | Path = "reports") -> Path:
-    """Regenerate ``reports/index.md`` from every report's ``summary.json``."""
-    return write_index(Path(root))
+def write_reports_index(root: str | Path | None = None) -> Path:
+    """Regenerate the project's ``reports/index.md`` from every report's ``summary.json``."""
+    return write_index(Path(root) if root is not None else reports_dir())
 
 
 def _cache(cache: bool | str | Path) -> ChunkCache | None:

@@ -1,60 +1,125 @@
-"""Balance baselines: an experiment's headline numbers at CI size, and what moved since.
+"""Balance baselines: an experiment's numbers at CI size, and whether any moved since.
 
-``make baseline`` stores, per experiment, every headline number with its interval, the
-seed and game counts, a hash of the rule sets, strategies and configuration, and a digest
-of the exact integer sums behind the numbers. ``make regress`` plays the same CI-sized
-experiment again: an equal digest means the baseline was reproduced bit for bit;
-otherwise every number that differs is tested (two-sample z test, Holm's correction over
-all numbers of the experiment) and a significant move fails the check.
+``make baseline`` stores, per experiment, every number with its interval, the seed and
+game counts, a hash of the rule sets, strategies (every parameter, defaults included) and
+configuration, a digest of the exact integer sums behind the numbers, and beside it
+(``<experiment>.npz``) every deal's sums of the numbers it gates.
+
+``make regress`` plays the same CI-sized experiment again. An equal digest means the
+baseline was reproduced bit for bit. Otherwise every number is tested:
+
+- *paired by deal* when the run played the same deals (same seed and game counts): the
+  difference of a number is a sum over deals of the difference of each deal's
+  contribution (its influence on the ratio ``sum(numerator) / sum(denominator)``), so
+  the luck of the deals cancels and a small real change stands out;
+- *unpaired* otherwise (e.g. a new seed), with each number's variance from its deals.
+
+A number pooled over tables that share their deals (an order card's fulfilled share) is
+summed per deal over the tables before its variance is taken. Numbers of game-specific
+sections (Elo ratings, budgets, contrasts) are tested unpaired from their intervals.
+Holm's correction runs over all numbers of the experiment at the ``[ci]`` ``level``; a
+move fails the check only when it is also *material*: at least ``materiality`` for a
+share (win share, win rate; default 0.5 pp), or that fraction of the baseline value for
+any other number.
 """
 
+import io
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from cakesim.errors import InputError
 from cakesim.experiment import Experiment, section_module
 from cakesim.fingerprint import code_version, digest, table_digest
-from cakesim.report import summarise
+from cakesim.games import get_game
+from cakesim.project import baselines_dir
+from cakesim.report import strict_json, summarise
 from cakesim.runner import TableRun
 from cakesim.sprt import SprtResult
-from cakesim.stats import holm, two_sample_p, z_value
+from cakesim.stats import Estimate, holm, two_sample_p
 
-BASELINE_DIR = Path("reports/baselines")
-
-
-def _with_se(numbers: dict[str, dict]) -> dict[str, dict]:
-    """Each estimate with the standard error its 95 % interval implies."""
-    z = z_value()
-    return {name: {**e, "se": (e["high"] - e["low"]) / (2 * z)} for name, e in numbers.items()}
+GATED_SEAT_METRICS = ("win_units", "total")
+"""Seat metrics whose per-deal sums the baseline keeps (win share, mean score)."""
 
 
-def headline_numbers(summary: dict) -> dict[str, dict]:
-    """Every number a report's tables state, by name: value, interval, standard error."""
-    numbers = {}
+def is_share(name: str) -> bool:
+    """Whether a number is a share (its materiality is absolute, in share units)."""
+    return any(word in name for word in ("share", "win rate"))
 
-    def put(name: str, estimate: dict) -> None:
-        numbers[name] = estimate
 
-    for t in summary["tables"]:
-        if "win_rate" in t:
-            put(f"{t['label']} | win rate", t["win_rate"])
-        for s in t.get("seats", ()):
-            put(f"{t['label']} | seat {s['seat'] + 1} win share", s["win_share"])
-            put(f"{t['label']} | seat {s['seat'] + 1} mean score", s["mean_total"])
-        for metric, estimate in t["per_game"].items():
-            put(f"{t['label']} | {metric.replace('_', ' ')} per game", estimate)
-    for c in summary["comparisons"]:
-        if "win_rate_difference" in c:
-            put(f"{c['table']} | win rate minus {c['base']}", c["win_rate_difference"])
-        else:
-            put(f"{c['table']} | first-seat win share minus {c['base']}",
-                c["first_seat_win_share_difference"])
-    for item in summary.get("items", ()):
-        put(f"{item['item']} | fulfilled share once shown", item["fulfilled_share"])
-    return _with_se(numbers)
+def deal_arrays(experiment: Experiment, runs: list[TableRun]) -> dict[str, np.ndarray]:
+    """Every deal's sums behind the gated numbers, keyed ``table/kind/metric``."""
+    game = get_game(experiment.game)
+    arrays = {}
+    for index, run in enumerate(runs):
+        if run.by_deal is None:
+            raise InputError(str(experiment.path), "experiment.keep_rows",
+                             "the regression check needs every deal's sums: keep_rows must "
+                             f"be at least the [ci] games ({run.totals.games})")
+        for metric in GATED_SEAT_METRICS:
+            if metric in run.by_deal.seat:
+                arrays[f"{index}/seat/{metric}"] = run.by_deal.seat[metric]
+        for metric, values in run.by_deal.game.items():
+            arrays[f"{index}/game/{metric}"] = values
+    if game.cooperative:
+        from cakesim.cooperative import pooled_by_deal
+
+        items, _ = pooled_by_deal(runs)
+        for metric in ("shown", "fulfilled"):
+            arrays[f"pooled/item/{metric}"] = items[metric]
+    return arrays
+
+
+def gated_ratios(tables: list[dict], items: list[str], win_units: int,
+                 arrays: dict[str, np.ndarray]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Every gated number as per-deal ``(numerator, denominator)``: value = sum / sum."""
+    found = {}
+    for index, t in enumerate(tables):
+        label, per_deal = t["label"], t["games_per_deal"]
+        units = arrays.get(f"{index}/seat/win_units")
+        if units is not None:
+            for seat in range(units.shape[1]):
+                found[f"{label} | seat {seat + 1} win share"] = (units[:, seat] / win_units,
+                                                                  _games(units, per_deal))
+                total = arrays[f"{index}/seat/total"][:, seat]
+                found[f"{label} | seat {seat + 1} mean score"] = (total, _games(total, per_deal))
+        for key, values in arrays.items():
+            prefix = f"{index}/game/"
+            if key.startswith(prefix):
+                metric = key[len(prefix):]
+                name = "win rate" if metric == "won" else f"{metric.replace('_', ' ')} per game"
+                found[f"{label} | {name}"] = (values, _games(values, per_deal))
+    if "pooled/item/shown" in arrays:
+        shown, done = arrays["pooled/item/shown"], arrays["pooled/item/fulfilled"]
+        for k, item in enumerate(items):
+            found[f"{item} | fulfilled share once shown"] = (done[:, k], shown[:, k])
+    return found
+
+
+def _games(values: np.ndarray, per_deal: int) -> np.ndarray:
+    """The games of each deal, as a ratio's denominator."""
+    return np.full(values.shape[0], float(per_deal))
+
+
+def _influence(numerator: np.ndarray, denominator: np.ndarray) -> tuple[float, np.ndarray]:
+    """A ratio of sums and each deal's share of its deviation (delta method); NaN if 0/0."""
+    a = np.asarray(numerator, np.float64)
+    b = np.asarray(denominator, np.float64)
+    bottom = float(b.sum())
+    if bottom == 0:
+        return math.nan, np.zeros_like(a)
+    value = float(a.sum()) / bottom
+    return value, (a - value * b) / bottom
+
+
+def _spread(influence: np.ndarray) -> float:
+    """Standard error of a ratio from its deals' influences."""
+    n = influence.size
+    return math.sqrt(float((influence * influence).sum()) * n / (n - 1)) if n > 1 else math.inf
 
 
 def config_hash(experiment: Experiment) -> str:
@@ -68,41 +133,81 @@ def results_digest(runs: list[TableRun]) -> str:
     return digest([run.totals for run in runs])
 
 
+@dataclass
+class Baseline:
+    """A baseline record (JSON) and every deal's sums of its gated numbers."""
+
+    record: dict
+    arrays: dict[str, np.ndarray]
+
+    def ratios(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """The gated numbers as per-deal ratios."""
+        r = self.record
+        return gated_ratios(r["tables"], r["items"], r["win_units"], self.arrays)
+
+
 def make_baseline(experiment: Experiment, runs: list[TableRun], sprt: list[SprtResult],
-                  sections: dict | None = None) -> dict:
-    """The baseline record of a CI-sized run (with its game-specific sections' numbers)."""
-    numbers = headline_numbers(summarise(experiment, runs))
-    for name, data in (sections or {}).items():
-        numbers |= _with_se(section_module(experiment, name).numbers(data))
-    return {
+                  sections: dict | None = None) -> Baseline:
+    """The baseline of a CI-sized run (with its game-specific sections' numbers)."""
+    game = get_game(experiment.game)
+    summary = summarise(experiment, runs)
+    arrays = deal_arrays(experiment, runs)
+    tables = [{"label": run.table.label, "games_per_deal": run.table.games_per_deal}
+              for run in runs]
+    items = list(game.item_names(runs[0].table)) if game.cooperative else []
+    record = {
         "experiment": experiment.name, "code_version": code_version(),
         "seed": experiment.seed, "games_per_table": experiment.table_games,
         "config_hash": config_hash(experiment), "results_digest": results_digest(runs),
-        "level": experiment.ci.level,
-        "numbers": numbers,
+        "level": experiment.ci.level, "materiality": experiment.ci.materiality,
+        "files": summary["files"], "win_units": game.win_units, "tables": tables,
+        "items": items, "numbers": {}, "section_numbers": {},
         "sprt": [r.as_dict() for r in sprt],
     }
+    for name, (top, bottom) in gated_ratios(tables, items, game.win_units, arrays).items():
+        value, influence = _influence(top, bottom)
+        record["numbers"][name] = {"value": value, "se": _spread(influence),
+                                   "deals": int(influence.size)}
+    for name, data in (sections or {}).items():
+        for number, e in section_module(experiment, name).numbers(data).items():
+            record["section_numbers"][number] = {
+                **e, "se": Estimate(**e).se}
+    return Baseline(record, arrays)
 
 
 def baseline_path(name: str) -> Path:
-    """``reports/baselines/<experiment>.json``."""
-    return BASELINE_DIR / f"{name}.json"
+    """The project's ``reports/baselines/<experiment>.json``."""
+    return baselines_dir() / f"{name}.json"
 
 
-def write_baseline(record: dict, path: Path) -> None:
-    """Write a baseline as readable JSON."""
+def write_baseline(baseline: Baseline, path: Path) -> None:
+    """Write the record as readable JSON and the deals' sums beside it, compressed."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(record, indent=1) + "\n")
+    path.write_text(strict_json(baseline.record))
+    smallest = {k: v.astype(np.min_scalar_type(-int(np.abs(v).max()) - 1))
+                if v.dtype.kind == "i" and v.size else v for k, v in baseline.arrays.items()}
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **smallest)
+    path.with_suffix(".npz").write_bytes(buffer.getvalue())
 
 
-def read_baseline(path: Path) -> dict:
+def read_baseline(path: Path) -> Baseline:
     """A stored baseline; missing or unreadable is an InputError."""
     try:
-        return json.loads(path.read_text())
-    except FileNotFoundError:
-        raise InputError(str(path), "", "no baseline; run `make baseline` and commit it") from None
+        record = json.loads(path.read_text())
+        with np.load(path.with_suffix(".npz")) as stored:
+            arrays = {k: stored[k].astype(np.float64) for k in stored.files}
+    except FileNotFoundError as error:
+        raise InputError(str(error.filename or path), "", "no baseline; run `make baseline` "
+                                                          "and commit it") from None
     except json.JSONDecodeError as error:
         raise InputError(str(path), "", f"not valid JSON: {error}") from None
+    except (OSError, ValueError) as error:
+        raise InputError(str(path.with_suffix(".npz")), "", f"unreadable: {error}") from None
+    if "tables" not in record:
+        raise InputError(str(path), "tables", "a baseline of an older cakesim; run "
+                                              "`make baseline` and commit it")
+    return Baseline(record, arrays)
 
 
 @dataclass
@@ -112,8 +217,10 @@ class Regression:
     experiment: str
     identical: bool
     config_changed: bool
+    paired: bool
+    """Whether the numbers were compared deal by deal (same seed and game counts)."""
     moves: pd.DataFrame
-    """One row per number that differs: baseline, now, difference, adjusted p, significant."""
+    """One row per number that differs: baseline, now, difference, adjusted p, failed."""
     sprt: list[SprtResult] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -123,42 +230,72 @@ class Regression:
         return bool(self.problems)
 
 
-def compare(baseline: dict, now: dict, sprt: list[SprtResult]) -> Regression:
-    """Set a fresh baseline record ``now`` against the stored ``baseline``."""
-    identical = baseline["results_digest"] == now["results_digest"]
-    config_changed = baseline["config_hash"] != now["config_hash"]
+def compare(baseline: Baseline, now: Baseline, sprt: list[SprtResult]) -> Regression:
+    """Set a fresh CI-sized run ``now`` against the stored ``baseline``."""
+    before, after = baseline.record, now.record
+    identical = before["results_digest"] == after["results_digest"]
+    config_changed = before["config_hash"] != after["config_hash"]
+    paired = (before["seed"] == after["seed"]
+              and before["games_per_table"] == after["games_per_table"]
+              and before["tables"] == after["tables"])
     problems = []
     if identical:
         moves = pd.DataFrame(columns=["number", "baseline", "now", "difference", "p",
-                                      "significant"])
+                                      "significant", "material"])
     else:
-        moves = _moves(baseline["numbers"], now["numbers"], baseline["level"])
-        if not config_changed and baseline["code_version"] == now["code_version"]:
+        moves = _moves(baseline, now, paired)
+        if not config_changed and before["code_version"] == after["code_version"]:
             problems.append("same code, rules, strategies and seed, but the numbers differ: "
                             "the run is not reproducible")
-        significant = int(moves["significant"].sum())
-        if significant:
-            problems.append(f"{significant} number(s) moved significantly (Holm-adjusted "
-                            f"p <= {baseline['level']:g})")
-    missing = sorted(set(baseline["numbers"]) ^ set(now["numbers"]))
+        failing = int((moves["significant"] & moves["material"]).sum())
+        if failing:
+            problems.append(f"{failing} number(s) moved significantly (Holm-adjusted p <= "
+                            f"{before['level']:g}) and materially (see the table)")
+    names = set(before["numbers"]) | set(before.get("section_numbers", {}))
+    names_now = set(after["numbers"]) | set(after["section_numbers"])
+    missing = sorted(names ^ names_now)
     if missing:
         problems.append(f"numbers added or removed since the baseline: {', '.join(missing)}")
     for result in sprt:
         if result.decision != "claim accepted":
             problems.append(f"sequential test: {result.sentence()}")
-    return Regression(baseline["experiment"], identical, config_changed, moves, sprt, problems)
+    return Regression(before["experiment"], identical, config_changed, paired, moves, sprt,
+                      problems)
 
 
-def _moves(before: dict, after: dict, level: float) -> pd.DataFrame:
-    names = [n for n in before if n in after]
-    rows = [{"number": n, "baseline": before[n]["value"], "now": after[n]["value"],
-             "difference": after[n]["value"] - before[n]["value"],
-             "p": two_sample_p(after[n]["value"], after[n]["se"], before[n]["value"],
-                               before[n]["se"])} for n in names]
-    moves = pd.DataFrame(rows)
+def _moves(baseline: Baseline, now: Baseline, paired: bool) -> pd.DataFrame:
+    rows = []
+    old, new = baseline.ratios(), now.ratios()
+    for name in old.keys() & new.keys():
+        v0, u0 = _influence(*old[name])
+        v1, u1 = _influence(*new[name])
+        if math.isnan(v0) or math.isnan(v1):
+            continue  # an item never shown in one of the runs: nothing to compare
+        se = (_spread(u1 - u0) if paired and u0.size == u1.size
+              else math.hypot(_spread(u0), _spread(u1)))
+        rows.append(_row(name, v0, v1, se))
+    before = baseline.record.get("section_numbers", {})
+    after = now.record["section_numbers"]
+    for name in before.keys() & after.keys():
+        b, a = before[name], after[name]
+        rows.append(_row(name, b["value"], a["value"], math.hypot(a["se"], b["se"])))
+    moves = pd.DataFrame(rows, columns=["number", "baseline", "now", "difference", "p"])
     moves["p"] = holm(moves["p"].to_numpy())
+    level = baseline.record["level"]
+    materiality = baseline.record["materiality"]
     moves["significant"] = moves["p"] <= level
-    return moves.loc[moves["difference"] != 0].sort_values("p").reset_index(drop=True)
+    moves["material"] = [abs(d) >= (materiality if is_share(n) else materiality * abs(b))
+                         for n, d, b in zip(moves["number"], moves["difference"],
+                                            moves["baseline"], strict=True)]
+    moves = moves.loc[moves["difference"] != 0]
+    return moves.sort_values(["p", "number"]).reset_index(drop=True)
+
+
+def _row(name: str, before: float, after: float, se: float) -> dict:
+    difference = after - before
+    p = 1.0 if difference == 0 else two_sample_p(after, se, before, 0.0)
+    return {"number": name, "baseline": before, "now": after, "difference": difference,
+            "p": p}
 
 
 def format_regression(r: Regression) -> str:
@@ -167,7 +304,9 @@ def format_regression(r: Regression) -> str:
     if r.identical:
         lines.append(f"{r.experiment}: baseline reproduced bit for bit")
     else:
-        lines.append(f"{r.experiment}: {len(r.moves)} number(s) differ from the baseline"
+        how = "paired by deal" if r.paired else "unpaired (other deals)"
+        lines.append(f"{r.experiment}: {len(r.moves)} number(s) differ from the baseline, "
+                     f"tested {how}"
                      + (" (rule set, strategies or configuration changed)"
                         if r.config_changed else ""))
         if len(r.moves):
@@ -175,15 +314,18 @@ def format_regression(r: Regression) -> str:
     lines += [f"  sequential test: {s.sentence()}" for s in r.sprt]
     lines += [f"  FAIL: {p}" for p in r.problems]
     if not r.identical and not r.failed:
-        lines.append("  no significant move; run `make baseline` to accept the new numbers")
+        lines.append("  no significant material move; run `make baseline` to accept the new "
+                     "numbers")
     return "\n".join(lines)
 
 
 def _table(moves: pd.DataFrame) -> str:
     width = max(len("number"), *(len(n) for n in moves["number"]))
     lines = [f"  {'number':<{width}}  {'baseline':>10}  {'now':>10}  {'difference':>10}  "
-             f"{'p (Holm)':>8}  significant"]
+             f"{'p (Holm)':>8}  fails"]
     for m in moves.itertuples():
+        fails = "YES" if m.significant and m.material else (
+            "no (not material)" if m.significant else "no")
         lines.append(f"  {m.number:<{width}}  {m.baseline:>10.4f}  {m.now:>10.4f}  "
-                     f"{m.difference:>+10.4f}  {m.p:>8.3g}  {'YES' if m.significant else 'no'}")
+                     f"{m.difference:>+10.4f}  {m.p:>8.3g}  {fails}")
     return "\n".join(lines)

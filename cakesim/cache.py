@@ -17,6 +17,8 @@ from cakesim.games.base import Chunk, TableSpec
 
 CACHE_ENV = "CAKESIM_CACHE"
 DEFAULT_CACHE = Path(".cakesim-cache")
+KINDS = ("seat", "game", "item")
+"""Every metric kind of a ``Chunk``, each stored as ``kind/metric`` arrays."""
 
 
 def default_cache_dir() -> Path:
@@ -41,18 +43,22 @@ class ChunkCache:
         path = self.path(table, seed, start, stop)
         try:
             with np.load(path) as stored:
-                seat = {k[5:]: stored[k] for k in stored.files if k.startswith("seat/")}
-                game = {k[5:]: stored[k] for k in stored.files if k.startswith("game/")}
-        except (OSError, ValueError, zipfile.BadZipFile):
+                parts = {kind: {k.split("/", 1)[1]: stored[k] for k in stored.files
+                                if k.startswith(f"{kind}/")} for kind in KINDS}
+        except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile):
+            # Missing, truncated, empty or not ours: the chunk is simply played again.
             return None
-        return Chunk(start, seat, game)
+        chunk = Chunk(start, parts["seat"], parts["game"], parts["item"])
+        if not chunk.game or chunk.games != stop - start:
+            return None
+        return chunk
 
     def store(self, table: TableSpec, seed: int, chunk: Chunk) -> None:
         """File a finished chunk."""
         path = self.path(table, seed, chunk.first_game, chunk.first_game + chunk.games)
         path.parent.mkdir(parents=True, exist_ok=True)
-        arrays = {f"seat/{k}": v for k, v in chunk.seat.items()}
-        arrays |= {f"game/{k}": v for k, v in chunk.game.items()}
+        arrays = {f"{kind}/{k}": v for kind in KINDS
+                  for k, v in getattr(chunk, kind).items()}
         partial = path.with_name(f"{path.name}.{os.getpid()}.part")
         with open(partial, "wb") as file:
             np.savez(file, **arrays)

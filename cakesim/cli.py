@@ -7,6 +7,11 @@ import sys
 
 from cakesim.errors import InputError
 
+SEED_MAX = 2**63 - 1
+"""Seeds and game indices run from 0 to this, as in experiment files."""
+GAMES_MAX = 10**10
+"""The most games per table, as in experiment files (and the largest count any flag takes)."""
+
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit status (2 for bad input)."""
@@ -58,14 +63,23 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--n-jobs", type=_jobs, default=-1)
     plan.set_defaults(handler=_plan)
 
-    sprt = commands.add_parser("sprt", help="sequential test of a seat's win-share deficit")
+    from cakesim.sprt import DEFAULT_EPSILON, SPRT_DIRECTIONS
+
+    sprt = commands.add_parser("sprt", help="sequential test of a claim on a seat's win share, "
+                                            "e.g. at least 5 pp less than fair")
     sprt.add_argument("experiment")
-    sprt.add_argument("--table", required=True, help="table label, as in the report")
+    sprt.add_argument("--table", required=True,
+                      help="table label, as in the report (a table with independent deals)")
     sprt.add_argument("--seat", type=_positive, default=1, help="1 is the first seat")
     sprt.add_argument("--delta", type=_share, required=True,
-                      help="claimed distance from a fair share, e.g. 0.02")
-    sprt.add_argument("--direction", choices=["deficit", "advantage"], default="deficit")
-    sprt.add_argument("--alpha", type=_share, default=0.05)
+                      help="claimed least distance from a fair share, e.g. 0.02")
+    sprt.add_argument("--epsilon", type=_share, default=DEFAULT_EPSILON,
+                      help="indifference width: the claim is accepted with chance at least "
+                           "1 - beta once the share is delta + epsilon off (default "
+                           "%(default)s)")
+    sprt.add_argument("--direction", choices=SPRT_DIRECTIONS, default="deficit")
+    sprt.add_argument("--alpha", type=_share, default=0.05,
+                      help="largest chance of accepting the claim when it is false")
     sprt.add_argument("--beta", type=_share, default=0.05)
     sprt.add_argument("--max-games", type=_positive, default=200_000)
     sprt.set_defaults(handler=_sprt)
@@ -96,7 +110,7 @@ def _parser() -> argparse.ArgumentParser:
     daily.set_defaults(handler=_speedtorte_daily)
 
     levels = tools.add_parser("levels", help="card counts per level that hit target win rates")
-    levels.add_argument("--players", type=_positive, default=3)
+    levels.add_argument("--players", type=int, default=3)
     levels.add_argument("--variant", default="signals",
                         choices=["signals", "silence", "open_hands", "special_orders"])
     levels.add_argument("--targets", default="", help="e.g. Lehrling=0.9,Meister=0.4 "
@@ -108,7 +122,7 @@ def _parser() -> argparse.ArgumentParser:
 
     budget = tools.add_parser("budget", help="the Eilauftrag time budget for a target win rate")
     budget.add_argument("--level", required=True)
-    budget.add_argument("--players", type=_positive, required=True)
+    budget.add_argument("--players", type=int, required=True)
     budget.add_argument("--target", type=_share, required=True, help="win rate, e.g. 0.6")
     budget.add_argument("--profile", help="timing profile: adult (default) or novice")
     budget.add_argument("--games", type=_positive, default=10_000)
@@ -143,25 +157,46 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+def _whole(text: str, low: int, high: int, allowed: str = "") -> int:
+    """``text`` as a whole number from ``low`` to ``high``; else an error saying what is."""
+    allowed = allowed or f"{low} to {high}"
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number; allowed: "
+                                         f"{allowed}") from None
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"{value} is out of range; allowed: {allowed}")
     return value
 
 
+def _positive(text: str) -> int:
+    return _whole(text, 1, GAMES_MAX)
+
+
 def _jobs(text: str) -> int:
-    value = int(text)
+    from joblib import cpu_count
+
+    cores = cpu_count()
+    # As joblib counts: -1 is every core, -2 all but one, down to -cores, one.
+    allowed = f"1 to {cores} processes, or -1 (all {cores} cores) to -{cores} (one)"
+    value = _whole(text, -cores, cores, allowed)
     if value == 0:
-        raise argparse.ArgumentTypeError("must not be 0 (use 1 for one process, -1 for all)")
+        raise argparse.ArgumentTypeError(f"0 is not allowed; allowed: {allowed}")
     return value
 
 
 def _natural(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value
+    return _whole(text, 0, SEED_MAX)
+
+
+def _players(players: int | None, rules) -> int | None:
+    """``--players`` checked against the rule set's player range (``None`` stays the default)."""
+    if players is not None and not rules.min_players <= players <= rules.max_players:
+        raise InputError("--players", "players", f"{players} is not allowed; allowed: "
+                                                 f"{rules.min_players} to {rules.max_players}"
+                                                 f" (the rule set {rules.source})")
+    return players
 
 
 def _share(text: str) -> float:
@@ -204,7 +239,7 @@ def _sprt(args) -> int:
     from cakesim.api import sprt
 
     result = sprt(args.experiment, args.table, args.seat - 1, args.delta, args.direction,
-                  args.alpha, args.beta, args.max_games)
+                  args.alpha, args.beta, args.max_games, epsilon=args.epsilon)
     print(result.sentence())
     return 0
 
@@ -255,8 +290,12 @@ def _speedtorte_cards(args) -> int:
 def _speedtorte_check(args) -> int:
     from cakesim.games.speedtorte.card_tools import check_card
     from cakesim.games.speedtorte.cards import load_catalogue
+    from cakesim.games.speedtorte.rules import load_rules
 
-    print(check_card(load_catalogue(args.cards), args.card, args.tops))
+    # The tops must be pieces the published box holds, at most as many of each as it has.
+    rules = load_rules()
+    print(check_card(load_catalogue(args.cards), args.card, args.tops, rules.plates,
+                     rules.copies))
     return 0
 
 
@@ -278,9 +317,9 @@ def _speedtorte_levels(args) -> int:
     )
 
     rules = load_rules()
-    table = recommend_levels(rules, args.players, parse_targets(args.targets, rules),
-                             args.variant, games=args.games, seed=args.seed,
-                             n_jobs=args.n_jobs)
+    table = recommend_levels(rules, _players(args.players, rules),
+                             parse_targets(args.targets, rules), args.variant,
+                             games=args.games, seed=args.seed, n_jobs=args.n_jobs)
     print(format_recommendation(table, args.players, args.variant, args.games, args.seed))
     return 0
 
@@ -290,8 +329,8 @@ def _speedtorte_budget(args) -> int:
     from cakesim.games.speedtorte.rules import load_rules
 
     rules = load_rules(timing=args.timing)
-    print(recommend_budget(rules, args.level, args.players, args.target, args.profile,
-                           args.games, args.seed, n_jobs=args.n_jobs))
+    print(recommend_budget(rules, args.level, _players(args.players, rules), args.target,
+                           args.profile, args.games, args.seed, n_jobs=args.n_jobs))
     return 0
 
 
@@ -307,7 +346,8 @@ def _replay(args) -> int:
 
     game = get_game(args.game)
     options = {"level": args.level} if game.table_options else {}
-    print(game.replay(game.load_rules(args.rules), args.seed, args.index, args.players,
+    rules = game.load_rules(args.rules)
+    print(game.replay(rules, args.seed, args.index, _players(args.players, rules),
                       args.variant, args.strategy, **options))
     return 0
 

@@ -6,25 +6,46 @@ item shown is fulfilled, how many placements it takes, how often it is on displa
 game is lost.
 """
 
-import math
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 
-from cakesim.analysis import game_summary
-from cakesim.figures import save_figure
+from cakesim.analysis import compare_game_metric, game_summary
+from cakesim.figures import new_figure, save_figure
 from cakesim.games import get_game
 from cakesim.runner import TableRun
-from cakesim.stats import mean_interval, paired_difference, wilson
+from cakesim.stats import ratio_by_deal, win_share
 from cakesim.text import percent, plus_minus
 
 
 def table_summary(run: TableRun) -> dict:
     """Win rate, per-game means and the table's options, for one cooperative table."""
     t = run.totals
-    return {"win_rate": wilson(t.game_sum["won"] / t.games, t.games).as_dict(),
+    return {"win_rate": win_share(float(t.game_sum["won"]), float(t.game_sq["won"]), t.deals,
+                                  t.games_per_deal, 1).as_dict(),
             "per_game": game_summary(run)}
+
+
+def pooled_by_deal(runs: list[TableRun]) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Per deal, summed over every table: item sums ``(deals, K)`` and games lost.
+
+    The tables of an experiment share their seed, hence their deals: an item's numbers
+    pooled over tables are then sums of correlated parts, and only per-deal sums over all
+    tables give honest intervals.
+    """
+    if any(run.by_deal is None for run in runs):
+        raise ValueError("per-item numbers need every deal's sums: raise the experiment's "
+                         "keep_rows to at least its games per table")
+    deals = max(run.by_deal.deals for run in runs)
+    items = {}
+    lost = np.zeros(deals, np.int64)
+    for run in runs:
+        d = run.by_deal
+        for metric, values in d.item.items():
+            items.setdefault(metric, np.zeros((deals, values.shape[1]), np.int64))
+            items[metric][:d.deals] += values
+        lost[:d.deals] += run.totals.games_per_deal - d.game["won"]
+    return items, lost
 
 
 def item_summary(runs: list[TableRun]) -> list[dict]:
@@ -32,37 +53,25 @@ def item_summary(runs: list[TableRun]) -> list[dict]:
     game = get_game(runs[0].table.game)
     names = game.item_names(runs[0].table)
     details = game.item_details(runs[0].table)
-    total = {m: sum(run.totals.item_sum[m] for run in runs) for m in game.item_metrics}
-    waits_sq = sum(run.totals.item_sq["wait"] for run in runs)
-    losses = sum(run.totals.games - run.totals.game_sum["won"] for run in runs)
-    items = []
+    items, lost = pooled_by_deal(runs)
+    shown, done = items["shown"], items["fulfilled"]
+    found = []
     for k, name in enumerate(names):
-        shown, done = int(total["shown"][k]), int(total["fulfilled"][k])
-        if shown == 0:
+        if shown[:, k].sum() == 0:
             continue
-        items.append({
-            "item": name, **details[k], "shown": shown,
-            "fulfilled_share": wilson(done / shown, shown).as_dict(),
-            "placements_to_fulfil": mean_interval(float(total["wait"][k]),
-                                                  float(waits_sq[k]), done).as_dict(),
-            "on_display_at_loss": wilson(int(total["at_loss"][k]) / losses, losses).as_dict()
-            if losses else None,
+        found.append({
+            "item": name, **details[k], "shown": int(shown[:, k].sum()),
+            "fulfilled_share": ratio_by_deal(done[:, k], shown[:, k]).as_dict(),
+            "placements_to_fulfil": ratio_by_deal(items["wait"][:, k], done[:, k]).as_dict(),
+            "on_display_at_loss": ratio_by_deal(items["at_loss"][:, k], lost).as_dict()
+            if lost.sum() else None,
         })
-    return items
+    return found
 
 
 def compare_win_rate(base: TableRun, other: TableRun) -> dict:
-    """``other``'s win rate minus ``base``'s, paired by deal when every game's row was kept."""
-    if base.rows_complete and other.rows_complete and base.totals.games == other.totals.games:
-        a = other.rows.sort_values("game")["won"].to_numpy(np.float64)
-        b = base.rows.sort_values("game")["won"].to_numpy(np.float64)
-        return {"method": "paired by deal", **paired_difference(a, b).as_dict()}
-    shares = [run.totals.game_sum["won"] / run.totals.games for run in (other, base)]
-    spread = math.sqrt(sum(p * (1 - p) / run.totals.games
-                           for p, run in zip(shares, (other, base), strict=True)))
-    diff = shares[0] - shares[1]
-    return {"method": "unpaired", "value": diff, "low": diff - 1.96 * spread,
-            "high": diff + 1.96 * spread, "n": min(base.totals.games, other.totals.games)}
+    """``other``'s win rate minus ``base``'s, paired by deal when every deal was kept."""
+    return compare_game_metric(base, other, "won")
 
 
 def headline(summary: dict) -> str:
@@ -127,7 +136,7 @@ def markdown(summary: dict) -> list[str]:
 
 def plot_win_rate(summary: dict, path: Path) -> Path:
     """Win rate with 95 % error bars per table option (level), a line per variant and count."""
-    fig, ax = plt.subplots(figsize=(8, 4))
+    fig, ax = new_figure(figsize=(8, 4))
     series = {}
     for t in summary["tables"]:
         option, rest = t["label"].split(" ", 1) if " " in t["label"] else ("", t["label"])

@@ -15,30 +15,14 @@ from pathlib import Path
 from cakesim.errors import InputError
 from cakesim.games import GAMES, get_game
 from cakesim.games.base import TableSpec
+from cakesim.project import experiments_dir, find_root
 from cakesim.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS
+from cakesim.sprt import SprtClaim, parse_claim
+from cakesim.stats import MARGIN
 from cakesim.tables import Table, read_toml
 
-EXPERIMENT_DIR = Path("experiments")
 SHARED_SECTIONS = {"ladder": "cakesim.ladder", "contrasts": "cakesim.contrasts"}
 """Analyses any competitive experiment may ask for, by section name."""
-SPRT_DIRECTIONS = ("deficit", "advantage")
-
-
-@dataclass(frozen=True)
-class SprtClaim:
-    """A claim on a seat's win share, to be settled by a sequential test in CI."""
-
-    table: str
-    seat: int
-    """0 is the first seat (files and the command line count seats from 1)."""
-    direction: str
-    """``deficit``: the seat wins at least ``delta`` less than a fair share; or ``advantage``."""
-    delta: float
-    alpha: float
-    """Chance of accepting the claim when the seat is in fact fair."""
-    beta: float
-    """Chance of rejecting the claim when the seat is in fact ``delta`` off."""
-    max_games: int
 
 
 @dataclass(frozen=True)
@@ -49,6 +33,9 @@ class CiSize:
     seed: int
     level: float
     """Family-wise significance level of the regression test (Holm over all numbers)."""
+    materiality: float = 0.005
+    """The smallest move of a share (win share, win rate) that fails the gate; means
+    fail from a move of this fraction of their baseline value."""
     sprt: tuple[SprtClaim, ...] = ()
 
 
@@ -82,6 +69,10 @@ class Experiment:
     plan: PilotPlan | None = None
     sections: dict = field(default_factory=dict)
     """Game-specific analyses (e.g. Speedtorte's ``[budgets]``): name -> parsed config."""
+    margin: float = MARGIN
+    """Fairness margin of the verdicts: a seat within this of its fair share is fair."""
+    controls: tuple[str, ...] = ()
+    """Labels of control tables (e.g. random play): reported as controls."""
 
     def table_named(self, label: str) -> TableSpec:
         """The table labelled ``label``; an InputError lists the labels there are."""
@@ -93,11 +84,14 @@ class Experiment:
 
 
 def find_experiment(name_or_path: str) -> Path:
-    """``first_player_bias`` -> ``experiments/first_player_bias.toml``; a path stays itself."""
+    """``first_player_bias`` -> the project's ``experiments/first_player_bias.toml``.
+
+    A path (ending in ``.toml``, or one that exists) stays itself.
+    """
     path = Path(name_or_path)
-    if path.suffix == ".toml" or path.exists():
+    if path.suffix == ".toml" or path.exists() or find_root() is None:
         return path
-    return EXPERIMENT_DIR / f"{name_or_path}.toml"
+    return experiments_dir() / f"{name_or_path}.toml"
 
 
 def section_modules(game) -> dict[str, str]:
@@ -113,7 +107,7 @@ def section_module(experiment: "Experiment", name: str):
 
 def experiment_paths() -> list[Path]:
     """Every experiment file of the project, by name."""
-    return sorted(EXPERIMENT_DIR.glob("*.toml"))
+    return sorted(experiments_dir().glob("*.toml"))
 
 
 def load_experiment(name_or_path: str, games: int | None = None,
@@ -139,7 +133,7 @@ def load_experiment(name_or_path: str, games: int | None = None,
     head = top.sub("experiment")
     overrides = getattr(game, "rule_overrides", {})
     head.only(["name", "title", "question", "game", "seed", "games", "chunk_size",
-               "keep_rows", *game.rule_files, *overrides])
+               "keep_rows", "margin", *game.rule_files, *overrides])
     files = {keyword: path.parent / head.get(name, str)
              for name, keyword in game.rule_files.items() if name in head.data}
     rules = game.load_rules(**files)
@@ -156,7 +150,7 @@ def load_experiment(name_or_path: str, games: int | None = None,
     if not strategies:
         raise top.error("strategies", "define at least one strategy")
 
-    tables, table_games, skipped = [], [], []
+    tables, table_games, skipped, controls = [], [], [], []
     entries = top.get("tables", list)
     if not entries:
         raise top.error("tables", "list at least one [[tables]] entry")
@@ -164,7 +158,8 @@ def load_experiment(name_or_path: str, games: int | None = None,
         spec = Table(entry, source, f"tables[{index}]")
         options = getattr(game, "table_options", ())
         spec.only(["label", "players", "variant", "seats", "round_robin", "duplicate", "games",
-                   *options])
+                   "control", *options])
+        control = spec.get("control", bool, False)
         player_counts = _one_or_many(spec, "players", int)
         for count in player_counts:
             if not rules.min_players <= count <= rules.max_players:
@@ -214,13 +209,19 @@ def load_experiment(name_or_path: str, games: int | None = None,
                                          f"{prefix} {suffix}",
                                          **dict(zip(options, chosen_options, strict=True))))
                 table_games.append(count_here)
+                if control:
+                    controls.append(tables[-1].label)
+    if not tables:
+        raise top.error("tables", "every table was skipped: "
+                                  + "; ".join(dict.fromkeys(skipped)))
     experiment = Experiment(
         path=path, name=head.get("name", str, path.stem), title=head.get("title", str, ""),
         question=head.get("question", str, ""), game=game.name, seed=seed, games=games,
         chunk_size=head.int_in("chunk_size", 1, 10**8, DEFAULT_CHUNK),
         keep_rows=head.int_in("keep_rows", 0, 10**9, DEFAULT_KEEP_ROWS),
         rules_source=rules.source, tables=tables, table_games=table_games, skipped=skipped,
-        config=config, ci=ci_size, plan=_pilot_plan(top) if "plan" in top.data else None,
+        config=config, ci=ci_size, margin=head.number_in("margin", 0.0, 0.5, MARGIN),
+        controls=tuple(controls), plan=_pilot_plan(top) if "plan" in top.data else None,
         sections={name: import_module(module).parse(top.sub(name))
                   for name, module in sections.items() if name in top.data})
     # A section's own runs (e.g. sensitivity) never play more games than a table does.
@@ -231,10 +232,7 @@ def load_experiment(name_or_path: str, games: int | None = None,
         where = Table({}, source, f"ci.sprt[{index}]")
         if claim.table not in labels:
             raise where.error("table", f"no table {claim.table!r}; tables: {', '.join(labels)}")
-        players = experiment.table_named(claim.table).players
-        if claim.seat >= players:
-            raise where.error("seat", f"{claim.seat + 1} is out of range; {claim.table!r} has "
-                                      f"seats 1 to {players}")
+        claim.check_table(experiment.table_named(claim.table), where.error)
     return experiment
 
 
@@ -261,20 +259,12 @@ def _seatings(spec: Table, seats: list[str], robin: list | None,
 
 def _ci_size(top: Table) -> CiSize:
     ci = top.sub("ci")
-    ci.only(["games", "seed", "level", "sprt"])
-    claims = []
-    for index, entry in enumerate(ci.get("sprt", list, [])):
-        claim = Table(entry, ci.source, f"ci.sprt[{index}]")
-        claim.only(["table", "seat", "direction", "delta", "alpha", "beta", "max_games"])
-        claims.append(SprtClaim(
-            table=claim.get("table", str), seat=claim.int_in("seat", 1, 64) - 1,
-            direction=claim.get("direction", str, "deficit", SPRT_DIRECTIONS),
-            delta=claim.number_in("delta", 0.0, 1.0),
-            alpha=claim.number_in("alpha", 0.0, 0.5, 0.05),
-            beta=claim.number_in("beta", 0.0, 0.5, 0.05),
-            max_games=claim.int_in("max_games", 1, 10**9, 200_000)))
+    ci.only(["games", "seed", "level", "materiality", "sprt"])
+    claims = [parse_claim(Table(entry, ci.source, f"ci.sprt[{index}]"))
+              for index, entry in enumerate(ci.get("sprt", list, []))]
     return CiSize(games=ci.int_in("games", 1, 10**8), seed=ci.int_in("seed", 0, 2**63 - 1),
-                  level=ci.number_in("level", 0.0, 0.5, 0.01), sprt=tuple(claims))
+                  level=ci.number_in("level", 0.0, 0.5, 0.01),
+                  materiality=ci.number_in("materiality", 0.0, 1.0, 0.005), sprt=tuple(claims))
 
 
 def _pilot_plan(top: Table) -> PilotPlan:

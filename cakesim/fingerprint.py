@@ -53,8 +53,48 @@ def code_version() -> str:
     return f"{__version__}+{h.hexdigest()[:12]}"
 
 
+def resolved_strategy(strategy) -> dict:
+    """A strategy as it plays: its fields and every parameter, defaults filled in.
+
+    Strategies store only the weights that differ from the defaults; the defaults live
+    in code, so the vector the kernel reads (``params``) is recorded too: a changed
+    default is then a changed configuration.
+    """
+    record = canonical(strategy)
+    for name in ("codes", "params"):
+        if hasattr(strategy, name):
+            record[name] = np.asarray(getattr(strategy, name)).tolist()
+    return record
+
+
 def table_digest(table) -> str:
     """What decides a table's games: game, players, variant, deal mode, rules, strategies."""
     return digest({"game": table.game, "players": table.players, "variant": table.variant,
                    "duplicate": table.duplicate, "rules": table.rules,
-                   "strategies": table.strategies})
+                   "strategies": [resolved_strategy(s) for s in table.strategies]})
+
+
+def source_files(value, found: dict | None = None) -> dict[str, str]:
+    """Every file a rule set was read from (``source`` and ``*_source`` fields, nested)."""
+    found = {} if found is None else found
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            item = getattr(value, f.name)
+            if (f.name == "source" or f.name.endswith("_source")) and isinstance(item, str):
+                if Path(item).is_file():
+                    found[str(Path(item).resolve())] = item
+            else:
+                source_files(item, found)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            source_files(item, found)
+    return found
+
+
+def file_digests(rules_objects) -> dict[str, str]:
+    """SHA-256 of every rule, card, timing or tile file behind ``rules_objects``."""
+    found = {}
+    for rules in rules_objects:
+        source_files(rules, found)
+    return {shown: hashlib.sha256(Path(path).read_bytes()).hexdigest()
+            for path, shown in sorted(found.items())}

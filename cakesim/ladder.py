@@ -1,15 +1,48 @@
-"""A strategy ladder: round-robin results, a Bradley-Terry fit and Elo ratings.
+"""A strategy ladder: the head-to-head win matrix, and Elo ratings that summarise it.
 
 The ``[ladder]`` section of an experiment reads every two-player table whose two
 strategies are both on the ladder (``round_robin`` tables, on duplicate deals so each
-strategy sits in each seat). A shared first place counts half a win to each. The
-Bradley-Terry model says strategy i beats j with chance ``1 / (1 + exp(b_j - b_i))``; its
-maximum-likelihood strengths ``b`` (mean zero) become Elo ratings
-``1500 + 400 / ln(10) * b``, so that 400 points are ten-to-one odds. Intervals are 95 %,
-from the inverse of the observed information; games of one deal are treated as
-independent, which duplicate deals make slightly conservative. Half a win is added to
-each side of every pairing before the fit (a Jeffreys-like correction), so that a
-strategy that never loses still gets a finite rating.
+strategy sits in each seat). A shared first place counts half a win to each.
+
+**Identical strategies.** Two strategies that make the same moves at two players (the
+game decides, from the strategies alone: ``CompetitiveGame.same_play``) are one strategy
+under two names. The later name is merged into the earlier: its tables repeat the
+earlier one's pairings on the same deals and are left out, and the report says so. So
+is any later table of a pairing already read: every table of an experiment plays the
+same seed, hence the same deals.
+
+**The win matrix** is the result. Cell (i, j) is i's share of the games against j, with a
+95 % interval computed by deal: the games of one deal (both seatings of a duplicate deal)
+share the cards, so they are one cluster, not independent trials. With ``w_d`` i's wins
+and ``g_d`` the games on deal d (D deals), the share ``r = sum w_d / sum g_d`` has the
+standard error ``sqrt(sum (w_d - r g_d)^2 / (D (D - 1))) / mean(g_d)``, and the interval
+is Student-t with D - 1 degrees of freedom (``stats.ratio_by_deal``). With equally many
+games on every deal this is the t interval of the mean of the per-deal win shares.
+
+**Elo ratings** summarise the matrix through the Bradley-Terry model: i beats j with
+chance ``1 / (1 + exp(b_j - b_i))``. The maximum-likelihood strengths ``b`` (mean zero,
+fitted with ``scipy.optimize``) become ``1500 + 400 / ln(10) * b``, so that 400 points
+are ten-to-one odds. Half a win is added to each side of every pairing before the fit (a
+Jeffreys-like correction), so that a strategy that never loses still gets a finite
+rating.
+
+*Does the model fit?* The deviance ``2 sum w_ij ln(w_ij / (n_ij p_ij))`` over the ordered
+pairs, with ``n_ij`` the games of the pairing and ``p_ij`` the fitted chance, is
+chi-square with (pairings - (strategies - 1)) degrees of freedom when the model holds.
+It counts games as independent, so it is approximate (split wins vary less than whole
+ones; the games of a deal are correlated), but a misfit of hundreds of units on a few
+degrees of freedom is not an artefact. The model cannot fit a non-transitive matrix (A
+beats B beats C beats A), nor one where a strategy beats a strong opponent by more than
+it beats a weak one. Then the ratings are a summary and the matrix is the answer.
+
+*Rating intervals* come from a bootstrap of whole deals, jointly across tables: every
+table plays the same deals, so its results are correlated with every other table's, and
+an interval that treats tables (or games) as independent is too narrow. Each replicate
+draws D deal indices with replacement once and uses that draw at every table (the
+per-deal win sums of each table weighted by how often each deal was drawn), then refits
+the model. The replicates are seeded from the experiment's seed, so the intervals are
+reproducible; a rating's interval is its value plus or minus ``z`` times the standard
+deviation over the replicates.
 """
 
 import math
@@ -17,12 +50,18 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy import optimize
+from scipy import stats as scipy_stats
+from scipy.special import expit, xlogy
 
-from cakesim.stats import wilson, z_value
+from cakesim.stats import ratio_by_deal, z_value
 from cakesim.tables import Table
 
 ELO_SCALE = 400 / math.log(10)
 ELO_MEAN = 1500.0
+REPLICATES = 400
+"""Bootstrap replicates: the standard error of a rating is then known to within about 4 %."""
+FIT_LEVEL = 0.05
+"""The model is said not to fit when its deviance has a p-value below this."""
 
 
 @dataclass(frozen=True)
@@ -45,114 +84,316 @@ def parse(table: Table) -> LadderQuestion:
     return LadderQuestion(tuple(dict.fromkeys(names)))
 
 
-def pairwise(runs, names: tuple[str, ...], win_units: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(wins, games)``: ``wins[i, j]`` is i's wins (ties halved) in games against j."""
-    index = {name: k for k, name in enumerate(names)}
-    wins = np.zeros((len(names), len(names)))
-    games = np.zeros((len(names), len(names)))
-    for run in runs:
-        strategies = [s.name for s in run.table.strategies]
-        if run.table.players != 2 or len(set(strategies)) != 2 or not set(strategies) <= set(
-                index):
+@dataclass
+class Results:
+    """The ladder's games deal by deal: one table per pairing of distinct strategies."""
+
+    names: list[str]
+    """The strategies left after merging, in the ladder's order."""
+    pairs: np.ndarray
+    """``(pairings, 2)`` strategy indices ``(i, j)``, ``i < j``."""
+    wins: np.ndarray
+    """``(pairings, 2, deals)``: i's and j's wins (ties split) on each deal."""
+    games: np.ndarray
+    """``(pairings, deals)``: games played on each deal."""
+    tables: list[str]
+    """The label of the table each pairing is read from."""
+    skipped: list[dict]
+    """Tables left out (``table``, ``reason``): a pairing already read, or merged strategies."""
+
+    def matrix(self, weights: np.ndarray | None = None) -> np.ndarray:
+        """``wins[..., i, j]``: i's wins against j, deals weighted by ``weights[..., deal]``."""
+        k = len(self.names)
+        totals = (self.wins.sum(axis=2) if weights is None
+                  else np.einsum("...d,pkd->...pk", weights, self.wins))
+        found = np.zeros((*totals.shape[:-2], k, k))
+        i, j = self.pairs.T
+        found[..., i, j] = totals[..., 0]
+        found[..., j, i] = totals[..., 1]
+        return found
+
+
+def merge_identical(game, strategies: dict, players: int = 2) -> dict[str, str]:
+    """Each strategy's name -> the first name (in order) of a strategy that plays the same."""
+    merged = {}
+    for name, strategy in strategies.items():
+        merged[name] = next((first for first in dict.fromkeys(merged.values())
+                             if game.same_play(strategies[first], strategy, players)), name)
+    return merged
+
+
+def _per_deal(run, win_units: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(wins, games)`` of a two-player table deal by deal: shapes ``(2, deals)``, ``(deals,)``."""
+    rows = run.rows
+    deal = rows["deal"].to_numpy()
+    player = rows["player"].to_numpy()
+    share = rows["win_units"].to_numpy(np.float64) / win_units
+    deals = int(deal.max()) + 1
+    wins = np.stack([np.bincount(deal[player == k], share[player == k], deals)
+                     for k in (0, 1)])
+    return wins, np.bincount(deal[player == 0], minlength=deals)
+
+
+def collect(runs, names: tuple[str, ...], game) -> tuple[Results, dict[str, str]]:
+    """The ladder's deal-by-deal results, and the merged names (name -> the one it plays as)."""
+    # Two different ladder strategies at a two-player table; self-play tables are no match.
+    ladder = [run for run in runs if run.table.players == 2
+              and len({s.name for s in run.table.strategies} & set(names)) == 2]
+    strategies = {s.name: s for run in ladder for s in run.table.strategies}
+    strategies = {name: strategies[name] for name in names if name in strategies}
+    merged = merge_identical(game, strategies)
+    kept = list(dict.fromkeys(merged.get(name, name) for name in names))
+    index = {name: kept.index(merged.get(name, name)) for name in names}
+    found, skipped = {}, []
+    for run in ladder:
+        a, b = (index[s.name] for s in run.table.strategies)
+        if a == b or (min(a, b), max(a, b)) in found:
+            skipped.append({"table": run.table.label, "reason": (
+                "its two strategies play alike" if a == b else
+                f"repeats {kept[min(a, b)]} vs {kept[max(a, b)]} on the same deals")})
             continue
-        t = run.totals
-        a, b = (index[s] for s in strategies)
-        share = t.player_sum["win_units"] / win_units
-        wins[a, b] += share[0]
-        wins[b, a] += share[1]
-        games[a, b] += t.games
-        games[b, a] += t.games
-    return wins, games
-
-
-def bradley_terry(wins: np.ndarray, games: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Maximum-likelihood strengths (mean zero) and their standard errors."""
-    n = wins.shape[0]
-
-    def minus_log_likelihood(free):
-        b = np.append(free, -free.sum())
-        diff = b[:, None] - b[None, :]
-        return -(wins * -np.logaddexp(0.0, -diff)).sum()
-
-    fit = optimize.minimize(minus_log_likelihood, np.zeros(n - 1), method="BFGS")
-    b = np.append(fit.x, -fit.x.sum())
-    p = 1.0 / (1.0 + np.exp(-(b[:, None] - b[None, :])))
-    # Observed information of the full strength vector, then the mean-zero constraint.
-    info = -(games * p * (1 - p))
-    np.fill_diagonal(info, 0.0)
-    np.fill_diagonal(info, -info.sum(axis=1))
-    centre = np.eye(n) - 1.0 / n
-    covariance = centre @ np.linalg.pinv(info) @ centre
-    return b, np.sqrt(np.clip(np.diag(covariance), 0.0, None))
-
-
-def analyse(experiment, runs, question: LadderQuestion, n_jobs: int = -1) -> dict:
-    """The win matrix, the Bradley-Terry fit and the Elo ratings with intervals."""
-    from cakesim.games import get_game
-
-    names = question.strategies
-    wins, games = pairwise(runs, names, get_game(experiment.game).win_units)
-    missing = [f"{names[i]} vs {names[j]}" for i in range(len(names))
-               for j in range(i + 1, len(names)) if games[i, j] == 0]
+        if not run.rows_complete:
+            raise ValueError(
+                f"the ladder needs every game's row, but table {run.table.label!r} kept only "
+                f"{run.rows['game'].nunique():,} of its {run.totals.games:,} games: raise "
+                f"keep_rows in [experiment] to at least {run.totals.games:,}")
+        wins, games = _per_deal(run, game.win_units)
+        found[min(a, b), max(a, b)] = (run.table.label, wins if a < b else wins[::-1], games)
+    missing = [f"{kept[i]} vs {kept[j]}" for i in range(len(kept))
+               for j in range(i + 1, len(kept)) if (i, j) not in found]
     if missing:
         raise ValueError(f"the ladder lacks games for: {', '.join(missing)}; add a "
                          "round_robin table with these strategies")
-    played = games > 0
-    strength, se = bradley_terry(wins + 0.5 * played, games + played)
-    z = z_value()
-    ratings = [{"strategy": name, "value": ELO_MEAN + ELO_SCALE * strength[k],
-                "low": ELO_MEAN + ELO_SCALE * (strength[k] - z * se[k]),
-                "high": ELO_MEAN + ELO_SCALE * (strength[k] + z * se[k]),
-                "n": int(games[k].sum())} for k, name in enumerate(names)]
-    matrix = [[None if i == j else wilson(wins[i, j] / games[i, j], int(games[i, j])).as_dict()
-               for j in range(len(names))] for i in range(len(names))]
-    return {"strategies": list(names), "elo": sorted(ratings, key=lambda r: -r["value"]),
-            "win_matrix": matrix}
+    labels, wins, games = zip(*found.values(), strict=True)
+    deals = max(g.size for g in games)
+
+    def padded(x: np.ndarray) -> np.ndarray:
+        # Tables of fewer games end early: their later deals have no games.
+        return np.pad(x, [(0, 0)] * (x.ndim - 1) + [(0, deals - x.shape[-1])])
+
+    results = Results(kept, np.array(list(found), dtype=np.intp).reshape(-1, 2),
+                      np.stack([padded(w) for w in wins]), np.stack([padded(g) for g in games]),
+                      list(labels), skipped)
+    return results, {name: merged[name] for name in strategies if merged[name] != name}
+
+
+def bradley_terry(wins: np.ndarray) -> np.ndarray:
+    """Maximum-likelihood strengths (mean zero) from ``wins[..., i, j]``, i's wins over j.
+
+    Leading axes are independent ladders (bootstrap replicates), fitted in one Newton
+    solve: their likelihoods add, so the joint Hessian is block-diagonal.
+    """
+    k = wins.shape[-1]
+    flat = np.asarray(wins, np.float64).reshape(-1, k, k)
+    games = flat + flat.transpose(0, 2, 1)
+
+    def strengths(free: np.ndarray) -> np.ndarray:
+        # The last strength is minus the sum of the others: mean zero.
+        free = free.reshape(len(flat), k - 1)
+        return np.concatenate([free, -free.sum(axis=1, keepdims=True)], axis=1)
+
+    def to_free(per_strength: np.ndarray) -> np.ndarray:
+        # The chain rule through ``strengths``: its transpose.
+        return (per_strength[:, :-1] - per_strength[:, -1:]).ravel()
+
+    def log_odds(free: np.ndarray) -> np.ndarray:
+        b = strengths(free)
+        return b[:, :, None] - b[:, None, :]
+
+    def minus_log_likelihood(free: np.ndarray) -> tuple[float, np.ndarray]:
+        diff = log_odds(free)
+        # i's wins minus its expected wins: the score of b_i.
+        score = (flat - games * expit(diff)).sum(axis=2)
+        return float((flat * np.logaddexp(0.0, -diff)).sum()), -to_free(score)
+
+    def information_times(free: np.ndarray, vector: np.ndarray) -> np.ndarray:
+        p = expit(log_odds(free))
+        weight = games * p * (1 - p)
+        v = strengths(vector)
+        # (L v)_i = sum_j weight_ij (v_i - v_j): the Laplacian of the game weights.
+        return to_free(weight.sum(axis=2) * v - np.einsum("rij,rj->ri", weight, v))
+
+    fit = optimize.minimize(minus_log_likelihood, np.zeros(len(flat) * (k - 1)), jac=True,
+                            hessp=information_times, method="Newton-CG",
+                            options={"xtol": 1e-10})
+    return strengths(fit.x).reshape(*wins.shape[:-2], k)
+
+
+def _fit(wins: np.ndarray, played: np.ndarray) -> np.ndarray:
+    """Strengths after adding half a win to each side of every pairing played."""
+    return bradley_terry(wins + 0.5 * played)
+
+
+def goodness_of_fit(wins: np.ndarray, strength: np.ndarray) -> dict:
+    """The fit's deviance, degrees of freedom and p-value, and its largest gap (i < j)."""
+    games = wins + wins.T
+    played = np.triu(games > 0, 1)
+    p = expit(strength[:, None] - strength[None, :])
+    both = played | played.T
+    deviance = 2 * float((xlogy(wins, wins) - xlogy(wins, games * p))[both].sum())
+    df = int(played.sum()) - (len(strength) - 1)
+    observed = np.divide(wins, games, out=np.zeros_like(wins), where=games > 0)
+    gap = np.where(played, np.abs(observed - p), -1.0)
+    i, j = np.unravel_index(np.argmax(gap), gap.shape)
+    p_value = float(scipy_stats.chi2.sf(deviance, df)) if df > 0 else None
+    return {"deviance": deviance, "df": df, "p_value": p_value,
+            "fits": p_value is None or p_value >= FIT_LEVEL, "row": int(i), "column": int(j),
+            "observed": float(observed[i, j]), "predicted": float(p[i, j])}
+
+
+def bootstrap(results: Results, seed: int, replicates: int = REPLICATES) -> np.ndarray:
+    """Strengths of ``replicates`` resamples of whole deals, one draw shared by every table."""
+    deals = results.games.shape[1]
+    rng = np.random.default_rng(seed)
+    # How often each deal is drawn in each replicate: one multinomial draw of D deals.
+    drawn = rng.multinomial(deals, np.full(deals, 1 / deals), size=replicates)
+    played = results.matrix() > 0
+    return _fit(results.matrix(drawn.astype(np.float64)), played)
+
+
+def analyse(experiment, runs, question: LadderQuestion, n_jobs: int = -1) -> dict:
+    """The win matrix with deal-clustered intervals; Elo ratings, their fit and bootstrap."""
+    from cakesim.games import get_game
+
+    results, merged = collect(runs, question.strategies, get_game(experiment.game))
+    names, k = results.names, len(results.names)
+    matrix = [[None] * k for _ in range(k)]
+    for (i, j), wins, games in zip(results.pairs, results.wins, results.games, strict=True):
+        dealt = games > 0
+        matrix[i][j] = ratio_by_deal(wins[0, dealt], games[dealt]).as_dict()
+        matrix[j][i] = ratio_by_deal(wins[1, dealt], games[dealt]).as_dict()
+    wins = results.matrix()
+    strength = _fit(wins, wins > 0)
+    replicates = bootstrap(results, experiment.seed)
+    spread = z_value() * ELO_SCALE * replicates.std(axis=0, ddof=1)
+    per_pairing = results.games.sum(axis=1)
+    games = np.bincount(results.pairs.ravel(), np.repeat(per_pairing, 2), k)
+    elo = ELO_MEAN + ELO_SCALE * strength
+    deals = int((results.games > 0).sum(axis=1).max())
+    # n counts the independent units, as everywhere: the deals the bootstrap resamples.
+    ratings = [{"strategy": name, "value": float(elo[n]), "low": float(elo[n] - spread[n]),
+                "high": float(elo[n] + spread[n]), "n": deals, "games": int(games[n])}
+               for n, name in enumerate(names)]
+    fit = goodness_of_fit(wins, strength)
+    predicted = expit(strength[:, None] - strength[None, :])
+    return {"strategies": names,
+            "merged": [{"strategy": name, "plays_as": first, "players": 2}
+                       for name, first in merged.items()],
+            "tables": results.tables, "skipped_tables": results.skipped,
+            "deals": deals,
+            "win_matrix": matrix,
+            "predicted": [[None if i == j else float(predicted[i, j]) for j in range(k)]
+                          for i in range(k)],
+            "fit": fit | {"row": names[fit["row"]], "column": names[fit["column"]]},
+            "bootstrap": {"replicates": REPLICATES, "seed": experiment.seed},
+            "elo": sorted(ratings, key=lambda r: -r["value"])}
+
+
+def _percent(e: dict) -> str:
+    return f"{100 * e['value']:.1f} % [{100 * e['low']:.1f}, {100 * e['high']:.1f}]"
+
+
+def _ratings(data: dict) -> str:
+    return ", ".join(f"{r['strategy']} {r['value']:.0f} ± {(r['high'] - r['low']) / 2:.0f}"
+                     for r in data["elo"])
 
 
 def headline(data: dict) -> str:
-    """The ladder in one line."""
-    return "Elo: " + ", ".join(f"{r['strategy']} {r['value']:.0f} ± "
-                               f"{(r['high'] - r['low']) / 2:.0f}" for r in data["elo"]) + "."
+    """The ladder in one line: a strategy that beats every other, or the ratings."""
+    names, matrix = data["strategies"], data["win_matrix"]
+    best = [i for i, row in enumerate(matrix)
+            if all(e is None or e["low"] > 0.5 for e in row)]
+    fits = data["fit"]["fits"]
+    note = "" if fits else " (the Bradley-Terry model does not fit: read the win matrix)"
+    if not best:
+        return f"No strategy beats every other head to head; Elo: {_ratings(data)}{note}."
+    i = best[0]
+    margins = ", ".join(f"{100 * e['value']:.1f} % against {names[j]}"
+                        for j, e in enumerate(matrix[i]) if e is not None)
+    ratings = f"; Elo: {_ratings(data)}" if fits else note
+    return f"{names[i]} beats every other strategy head to head: {margins}{ratings}."
 
 
 def numbers(data: dict) -> dict[str, dict]:
-    """Every Elo rating with its interval, for baselines."""
-    return {f"Elo | {r['strategy']}": {k: r[k] for k in ("value", "low", "high", "n")}
-            for r in data["elo"]}
+    """Every win-matrix cell above the diagonal and every Elo rating, for baselines."""
+    names, keys = data["strategies"], ("value", "low", "high", "n")
+    found = {f"{names[i]} vs {names[j]} | win share": {k: row[j][k] for k in keys}
+             for i, row in enumerate(data["win_matrix"]) for j in range(i + 1, len(names))}
+    return found | {f"Elo | {r['strategy']}": {k: r[k] for k in keys} for r in data["elo"]}
+
+
+def fit_line(data: dict) -> str:
+    """The goodness of fit in words: deviance, df, p-value, largest gap, verdict."""
+    fit = data["fit"]
+    if fit["p_value"] is None:
+        return ("**Fit:** two strategies: the model reproduces their one pairing exactly; "
+                "nothing to test.")
+    names = data["strategies"]
+    cell = data["win_matrix"][names.index(fit["row"])][names.index(fit["column"])]
+    verdict = ("The model fits: the ratings summarise the matrix." if fit["fits"] else
+               "The model does not fit: the ratings summarise; read the matrix.")
+    return (f"**Fit:** deviance {fit['deviance']:.1f} on {fit['df']} degrees of freedom "
+            f"(p = {fit['p_value']:.2g}); largest gap {fit['row']} vs {fit['column']}: "
+            f"{_percent(cell)} observed, {100 * fit['predicted']:.1f} % predicted. {verdict}")
 
 
 def markdown(data: dict, plot: str) -> list[str]:
-    """The ladder as report text: ratings, then the win matrix."""
+    """The ladder as report text: the win matrix first, then the Elo ratings and their fit."""
     names = data["strategies"]
-    lines = ["## Strategy ladder", "", f"**{headline(data)}**", "", f"![ladder]({plot})", "",
-             "Elo ratings from a Bradley-Terry fit of every head-to-head result (shared first "
-             "places split); 400 points are ten-to-one odds; 95 % intervals.", "",
-             "| rank | strategy | Elo [95 % CI] | games |", "|---|---|---|---|"]
-    for rank, r in enumerate(data["elo"], 1):
-        lines.append(f"| {rank} | {r['strategy']} | {r['value']:.0f} [{r['low']:.0f}, "
-                     f"{r['high']:.0f}] | {r['n']:,} |")
-    lines += ["", "Win matrix: the row strategy's win share against the column strategy "
-              "[95 % Wilson interval].", "",
+    lines = ["## Strategy ladder", "", f"**{headline(data)}**", "", f"![ladder]({plot})", ""]
+    for m in data["merged"]:
+        lines += [f"{m['strategy']} plays as {m['plays_as']} at {m['players']} players: "
+                  "merged.", ""]
+    if data["skipped_tables"]:
+        lines += ["Tables left out: " + "; ".join(f"{s['table']} ({s['reason']})"
+                                                for s in data["skipped_tables"]) + ".", ""]
+    lines += ["### Head to head", "",
+              "The row strategy's share of the games against the column strategy (a shared "
+              "first place split). 95 % intervals by deal: the games of one deal share the "
+              f"cards, so each of the {data['deals']:,} deals counts once (Student t over the "
+              "per-deal win shares).", "",
               "| | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
     for i, name in enumerate(names):
-        cells = ["—" if e is None else f"{100 * e['value']:.1f} % [{100 * e['low']:.1f}, "
-                 f"{100 * e['high']:.1f}]" for e in data["win_matrix"][i]]
+        cells = ["—" if e is None else _percent(e) for e in data["win_matrix"][i]]
         lines.append(f"| **{name}** | " + " | ".join(cells) + " |")
+    boot = data["bootstrap"]
+    lines += ["", "### Elo ratings", "",
+              "A Bradley-Terry fit of the matrix: 400 points are ten-to-one odds. 95 % "
+              f"intervals from {boot['replicates']} bootstrap resamples of whole deals, each "
+              f"drawn once for all tables (seed {boot['seed']}). The deviance treats games as "
+              "independent and is approximate.", "", fit_line(data), "",
+              "| rank | strategy | Elo [95 % CI] | games |", "|---|---|---|---|"]
+    for rank, r in enumerate(data["elo"], 1):
+        lines.append(f"| {rank} | {r['strategy']} | {r['value']:.0f} [{r['low']:.0f}, "
+                     f"{r['high']:.0f}] | {r['games']:,} |")
     return [*lines, ""]
 
 
 def plot(data: dict, runs, summary: dict, out) -> str:
-    """Elo ratings with their 95 % intervals, best at the top."""
-    import matplotlib.pyplot as plt
+    """The win matrix as a heat map beside the Elo ratings with their intervals."""
+    from cakesim.figures import new_figure, save_figure
 
-    from cakesim.figures import save_figure
-
+    names, k = data["strategies"], len(data["strategies"])
+    share = np.array([[np.nan if e is None else e["value"] for e in row]
+                      for row in data["win_matrix"]])
+    fig, (left, right) = new_figure(1, 2, figsize=(5 + 1.1 * k, 0.7 * k + 2.5),
+                                      width_ratios=[k, 3])
+    image = left.imshow(100 * share, cmap="RdBu", vmin=0, vmax=100)
+    for (i, j), e in np.ndenumerate(np.array(data["win_matrix"], dtype=object)):
+        if e is not None:
+            left.text(j, i, f"{100 * e['value']:.1f}\n±{50 * (e['high'] - e['low']):.1f}",
+                      ha="center", va="center", fontsize=8,
+                      color="white" if abs(e["value"] - 0.5) > 0.3 else "black")
+    left.set_xticks(range(k), names, rotation=30, ha="right")
+    left.set_yticks(range(k), names)
+    left.set_xlabel("against")
+    fig.colorbar(image, ax=left, label="row's win share (%)", shrink=0.8)
     elo = data["elo"][::-1]
-    fig, ax = plt.subplots(figsize=(6, 0.5 * len(elo) + 1.5))
-    ax.errorbar([r["value"] for r in elo], range(len(elo)), capsize=3, fmt="o",
-                xerr=[[r["value"] - r["low"] for r in elo], [r["high"] - r["value"] for r in elo]])
-    ax.set_yticks(range(len(elo)), [r["strategy"] for r in elo])
-    ax.axvline(ELO_MEAN, color="black", linestyle=":", linewidth=1)
-    ax.set_xlabel("Elo rating")
-    return save_figure(fig, summary, "Elo ratings", out / "ladder.png").name
+    right.errorbar([r["value"] for r in elo], range(len(elo)), capsize=3, fmt="o",
+                   xerr=[[r["value"] - r["low"] for r in elo],
+                         [r["high"] - r["value"] for r in elo]])
+    right.set_yticks(range(len(elo)), [r["strategy"] for r in elo])
+    right.axvline(ELO_MEAN, color="black", linestyle=":", linewidth=1)
+    right.set_xlabel("Elo rating" + ("" if data["fit"]["fits"] else " (model does not fit)"))
+    return save_figure(fig, summary, "head-to-head win shares and Elo ratings",
+                       out / "ladder.png").name

@@ -1,43 +1,58 @@
 """Writing an experiment's report: report.md, summary.json, results.parquet and plots."""
 
 import json
+import math
 from datetime import UTC, datetime
 from pathlib import Path
 
-import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 
 from cakesim import __version__, cooperative
 from cakesim.analysis import (
     compare_first_seat,
-    first_seat_verdict,
     game_summary,
     player_summary,
     seat_summary,
+    seat_verdicts,
+    verdict_sentence,
 )
 from cakesim.experiment import section_module
-from cakesim.figures import save_figure
+from cakesim.figures import new_figure, save_figure
+from cakesim.fingerprint import file_digests, resolved_strategy
 from cakesim.games import get_game
 from cakesim.text import percent, plus_minus
 
 
 def summarise(experiment, runs) -> dict:
-    """Every number the report shows, with intervals, seed, config and game counts."""
+    """Every number the report shows, with intervals, seed, config, file digests and counts.
+
+    Seat verdicts are simultaneous over every seat of every table of the report
+    (Bonferroni), at the experiment's fairness margin.
+    """
     game = get_game(experiment.game)
+    family = 0 if game.cooperative else sum(run.table.players for run in runs)
     tables = []
     for run in runs:
         t = run.table
         entry = {
             "label": t.label, "players": t.players, "variant": t.variant,
             "duplicate": t.duplicate, "games": run.totals.games, "deals": run.totals.deals,
-            "strategies": [{"name": s.name, "description": s.describe()}
+            "control": t.label in experiment.controls,
+            "strategies": [{"name": s.name, "description": s.describe(),
+                            "resolved": resolved_strategy(s)}
                            for s in dict.fromkeys(t.strategies)],
         }
         if game.cooperative:
             entry |= cooperative.table_summary(run)
         else:
-            entry |= {"seats": seat_summary(run), "per_game": game_summary(run),
-                      "verdict": first_seat_verdict(run)}
+            seats = seat_summary(run)
+            for seat, judged in zip(seats, seat_verdicts(seats, run.totals.games,
+                                                         experiment.margin, family),
+                                    strict=True):
+                seat["verdict"] = judged
+            entry |= {"seats": seats, "per_game": game_summary(run),
+                      "verdict": verdict_sentence(seats, entry["control"])}
         if not game.cooperative and len({s.name for s in t.strategies}) > 1:
             entry["players_by_strategy"] = player_summary(run)
         tables.append(entry)
@@ -48,10 +63,30 @@ def summarise(experiment, runs) -> dict:
         "question": experiment.question, "game": experiment.game,
         "seed": experiment.seed, "games_per_table": experiment.table_games,
         "cakesim_version": __version__, "rules": _shown_path(experiment.rules_source),
+        "files": {_shown_path(path): sha for path, sha in
+                  file_digests(run.table.rules for run in runs).items()},
         "written": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "config": experiment.config, "skipped": experiment.skipped,
+        "margin": experiment.margin, "verdict_family": family,
         "tables": tables, "comparisons": _comparisons(game, runs), **extra,
     }
+
+
+def strict_json(value) -> str:
+    """``value`` as strict JSON (RFC 8259): a NaN or infinity becomes ``null``."""
+    return json.dumps(_finite(value), indent=2, default=str, allow_nan=False) + "\n"
+
+
+def _finite(value):
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    if isinstance(value, np.generic):
+        return _finite(value.item())
+    return value
 
 
 def _shown_path(source: str) -> str:
@@ -146,7 +181,7 @@ def write_report(experiment, runs, out: Path, command: str,
         summary.setdefault("sections", {})[name] = data
         summary["headline"] = module.headline(data)
         extra += module.markdown(data, module.plot(data, runs, summary, out))
-    (out / "summary.json").write_text(json.dumps(summary, indent=2, default=str) + "\n")
+    (out / "summary.json").write_text(strict_json(summary))
     report = out / "report.md"
     report.write_text(_markdown(summary, plot.name, extra))
     return report
@@ -155,7 +190,7 @@ def write_report(experiment, runs, out: Path, command: str,
 def plot_seat_win_share(summary: dict, path: Path) -> Path:
     """Seat win share with 95 % error bars, one panel per player count, a bar group per table."""
     counts = sorted({t["players"] for t in summary["tables"]})
-    fig, axes = plt.subplots(1, len(counts), figsize=(4.2 * len(counts), 3.8), squeeze=False)
+    fig, axes = new_figure(1, len(counts), figsize=(4.2 * len(counts), 3.8), squeeze=False)
     for ax, players in zip(axes[0], counts, strict=True):
         tables = [t for t in summary["tables"] if t["players"] == players]
         width = 0.8 / len(tables)
@@ -168,8 +203,8 @@ def plot_seat_win_share(summary: dict, path: Path) -> Path:
             ax.bar(x, y, width, yerr=err, capsize=3,
                    label=t["label"].split(" ", 1)[1], alpha=0.85)
         ax.axhline(100 / players, color="black", linestyle="--", linewidth=1, label="fair share")
-        ax.set_xticks(range(players), ["1st\nwaiter"] + [f"seat {s + 1}" for s in
-                                                           range(1, players)])
+        first = tables[0]["seats"][0]["role"].split(" (")[0].replace(" ", "\n", 1)
+        ax.set_xticks(range(players), [first] + [f"seat {s + 1}" for s in range(1, players)])
         ax.set_title(f"{players} players")
         ax.set_ylabel("win share (%)")
         ax.legend(fontsize=7, loc="lower right")
@@ -212,9 +247,23 @@ def _competitive(summary: dict, plot: str) -> list[str]:
                      f"changes by {100 * d['value']:+.1f} pp "
                      f"[{100 * d['low']:+.1f}, {100 * d['high']:+.1f}] "
                      f"({d['method']}): {moved}.")
-    lines += ["", "Win shares split a shared first place evenly; intervals are 95 % (Wilson "
-              "for win shares, Student t for means). \"Lead\" is a seat's score minus the mean "
-              "of the other seats at the same table on the same deal.", ""]
+    margin = 100 * summary["margin"]
+    lines += ["", f"How the verdicts are reached: a seat's gap is its win share minus the "
+              f"fair share 1/P, with an interval that holds simultaneously for all "
+              f"{summary['verdict_family']} seats of this report (Bonferroni, 95 % "
+              f"family-wise). A seat is *disadvantaged (advantaged) by more than {margin:g} "
+              f"pp* when the whole interval lies beyond that margin; *fair within "
+              f"±{margin:g} pp* when the whole interval lies inside it (two one-sided "
+              "tests); *below (above) fair* when it excludes fair but a gap smaller than the "
+              "margin is not ruled out; otherwise *inconclusive*, with the games the "
+              "planner estimates it needs. Control tables (random play) check the machinery, "
+              "not the game.", "",
+              "Win shares split a shared first place evenly. Intervals in the tables are 95 % "
+              "and computed by deal (on duplicate deals the P rotations of a deal are one "
+              "sample). Win shares: Wilson where every outcome is a whole win or loss on "
+              "independent deals, else Wilson at the effective sample size of the per-deal "
+              "variance; means: Student t on the per-deal means. \"Lead\" is a seat's score minus "
+              "the mean of the other seats at the same table on the same deal.", ""]
     lines += [f"![seat win share]({plot})", ""]
     for t in summary["tables"]:
         lines += [f"## {t['label']}", "",

@@ -30,9 +30,14 @@ BACKENDS = ("loky", "dask")
 class Totals:
     """Exact sums over every game played at one table.
 
+    Every ``*_sq`` is a sum over *deals* of the square of the deal's sum (over its
+    rotations on duplicate deals; a deal is one game otherwise). The games of one deal
+    are not independent (with the same deterministic strategy at every seat its
+    rotations are the same game), so every interval is computed by deal: the deal is the
+    unit that is sampled independently.
+
     Seat contrasts: for metric ``x`` and seat ``k``, ``P * x_k - sum(x)`` is ``P - 1`` times
-    seat ``k``'s lead over the mean of the other seats; it is summed per *deal* (over its
-    rotations), so that its spread measures seat effects on identical deals.
+    seat ``k``'s lead over the mean of the other seats, summed per deal likewise.
     """
 
     players: int
@@ -60,35 +65,81 @@ class Totals:
             for metric in self.game_metrics:
                 store.setdefault(metric, 0)
 
-    def add(self, chunk: Chunk, table: TableSpec) -> None:
-        """Add a chunk whose games start at a deal boundary."""
-        per_deal = table.games_per_deal
-        n = chunk.games
-        rotation = (chunk.first_game + np.arange(n)) % per_deal
-        seats = np.arange(self.players)
-        players = table.player_of_seat(seats[None, :], rotation[:, None])
-        self.games += n
-        self.deals += n // per_deal
+    @property
+    def games_per_deal(self) -> int:
+        """Games played on each deal (P on duplicate deals, else 1)."""
+        return self.games // self.deals if self.deals else 1
+
+    def add(self, sums: "DealSums") -> None:
+        """Add the per-deal sums of a chunk of whole deals."""
+        self.games += sums.games
+        self.deals += sums.deals
         for metric in self.metrics:
-            x = chunk.seat[metric].astype(np.int64)
-            self.seat_sum[metric] += x.sum(axis=0)
-            self.seat_sq[metric] += (x * x).sum(axis=0)
-            by_player = np.zeros_like(x)
-            np.put_along_axis(by_player, players, x, axis=1)
-            self.player_sum[metric] += by_player.sum(axis=0)
-            self.player_sq[metric] += (by_player * by_player).sum(axis=0)
-            contrast = self.players * x - x.sum(axis=1, keepdims=True)
-            per_deal_contrast = contrast.reshape(n // per_deal, per_deal, self.players).sum(1)
-            self.contrast_sum[metric] += per_deal_contrast.sum(axis=0)
-            self.contrast_sq[metric] += (per_deal_contrast * per_deal_contrast).sum(axis=0)
+            _accumulate(self.seat_sum, self.seat_sq, metric, sums.seat[metric])
+            _accumulate(self.player_sum, self.player_sq, metric, sums.player[metric])
+            x = sums.seat[metric]
+            _accumulate(self.contrast_sum, self.contrast_sq, metric,
+                        self.players * x - x.sum(axis=1, keepdims=True))
         for metric in self.game_metrics:
-            y = chunk.game[metric].astype(np.int64)
-            self.game_sum[metric] += int(y.sum())
-            self.game_sq[metric] += int((y * y).sum())
-        for metric, values in chunk.item.items():
-            z = values.astype(np.int64)
-            self.item_sum[metric] = self.item_sum.get(metric, 0) + z.sum(axis=0)
-            self.item_sq[metric] = self.item_sq.get(metric, 0) + (z * z).sum(axis=0)
+            _accumulate(self.game_sum, self.game_sq, metric, sums.game[metric])
+        for metric, z in sums.item.items():
+            _accumulate(self.item_sum, self.item_sq, metric, z)
+
+
+def _accumulate(total: dict, square: dict, metric: str, per_deal: np.ndarray) -> None:
+    total[metric] = total.get(metric, 0) + per_deal.sum(axis=0)
+    square[metric] = square.get(metric, 0) + (per_deal * per_deal).sum(axis=0)
+
+
+@dataclass
+class DealSums:
+    """Per-deal sums of every metric of some consecutive deals: the unit of every interval.
+
+    ``seat[m]`` and ``player[m]`` have shape ``(deals, P)`` (by seat, by strategy slot),
+    ``game[m]`` shape ``(deals,)``, ``item[m]`` shape ``(deals, K)``; all ``int64``. On
+    duplicate deals each row adds up the deal's P rotations.
+    """
+
+    first_deal: int
+    games: int
+    deals: int
+    seat: dict[str, np.ndarray]
+    player: dict[str, np.ndarray]
+    game: dict[str, np.ndarray]
+    item: dict[str, np.ndarray]
+
+    @classmethod
+    def of_chunk(cls, chunk: Chunk, table: TableSpec) -> "DealSums":
+        """Sum a chunk of whole deals deal by deal."""
+        per_deal = table.games_per_deal
+        n, players = chunk.games, table.players
+        deals = n // per_deal
+        rotation = (chunk.first_game + np.arange(n)) % per_deal
+        player = table.player_of_seat(np.arange(players)[None, :], rotation[:, None])
+
+        def by_deal(values: np.ndarray) -> np.ndarray:
+            values = values.astype(np.int64)
+            return values.reshape(deals, per_deal, *values.shape[1:]).sum(axis=1)
+
+        by_player = {}
+        for metric, x in chunk.seat.items():
+            placed = np.zeros(x.shape, np.int64)
+            np.put_along_axis(placed, player, x.astype(np.int64), axis=1)
+            by_player[metric] = by_deal(placed)
+        return cls(chunk.first_game // per_deal, n, deals,
+                   {m: by_deal(x) for m, x in chunk.seat.items()}, by_player,
+                   {m: by_deal(y) for m, y in chunk.game.items()},
+                   {m: by_deal(z) for m, z in chunk.item.items()})
+
+    @classmethod
+    def join(cls, parts: list["DealSums"]) -> "DealSums":
+        """Consecutive parts (in any order) as one."""
+        parts = sorted(parts, key=lambda p: p.first_deal)
+        return cls(parts[0].first_deal, sum(p.games for p in parts),
+                   sum(p.deals for p in parts),
+                   *({m: np.concatenate([getattr(p, kind)[m] for p in parts])
+                      for m in getattr(parts[0], kind)}
+                     for kind in ("seat", "player", "game", "item")))
 
 
 @dataclass
@@ -101,6 +152,9 @@ class TableRun:
     rows: pd.DataFrame
     rows_complete: bool
     """Whether ``rows`` holds every game played (else only the first ``keep_rows``)."""
+    by_deal: DealSums | None = None
+    """Every deal's sums, when every game's row was kept (``rows_complete``): for numbers
+    pooled over tables that share their deals, and for comparisons paired by deal."""
     chunks_reused: int = 0
     """Chunks read back from the cache instead of played."""
     chunks: int = 0
@@ -191,16 +245,19 @@ def run_table(table: TableSpec, games: int, seed: int, n_jobs: int = -1,
     bounds = chunk_bounds(games, chunk_size, per_deal)
     seat_metrics = () if game.cooperative else (*game.seat_metrics, "win_units")
     totals = Totals(table.players, seat_metrics, game.game_metrics_of(table))
-    kept = {}
+    kept, deal_parts = {}, []
     bar = tqdm(total=games, desc=table.label, unit="game", file=sys.stderr,
                disable=not progress, leave=False)
 
     def take(chunk: Chunk) -> None:
         # Integer sums do not depend on the order chunks arrive in; rows are sorted below.
-        totals.add(chunk, table)
+        sums = DealSums.of_chunk(chunk, table)
+        totals.add(sums)
         if chunk.first_game < keep_rows:
             keep = min(chunk.games, keep_rows - chunk.first_game)
             kept[chunk.first_game] = chunk_rows(game, table, _head(chunk, keep))
+        if games <= keep_rows:
+            deal_parts.append(sums)
         bar.update(chunk.games)
 
     missing = []
@@ -222,7 +279,9 @@ def run_table(table: TableSpec, games: int, seed: int, n_jobs: int = -1,
     bar.close()
     rows = (pd.concat([kept[k] for k in sorted(kept)], ignore_index=True) if kept
             else pd.DataFrame())
-    return TableRun(table, seed, totals, rows, rows_complete=games <= keep_rows,
+    complete = games <= keep_rows
+    return TableRun(table, seed, totals, rows, rows_complete=complete,
+                    by_deal=DealSums.join(deal_parts) if complete and deal_parts else None,
                     chunks_reused=len(bounds) - len(missing), chunks=len(bounds))
 
 

@@ -1,8 +1,12 @@
-"""Confidence intervals and comparisons, computed from exact sums.
+"""Confidence intervals, comparisons and verdicts, computed from exact sums.
 
-Every interval here is two-sided at ``level`` (default 95 %). Win shares count a shared
-first place as 1/k of a win; their Wilson interval treats the share as a proportion,
-which is conservative because a split win varies less than a whole one.
+Every interval here is two-sided at ``level`` (default 95 %). The sampling unit is the
+*deal*: games of one deal (its seat rotations on duplicate deals) are not independent, so
+means and their variances are taken over per-deal sums (``by_deal``). A win share is a
+proportion only when every outcome is a whole win or a loss on independent deals; then
+the Wilson interval is used. A shared first place counts 1/k of a win, and with such
+fractional outcomes (or on duplicate deals) the interval comes from the empirical
+variance of the per-deal shares, which Wilson would overstate by about 10 %.
 """
 
 import math
@@ -10,6 +14,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 from scipy import stats as scipy_stats
+from statsmodels.stats.multitest import multipletests
 
 LEVEL = 0.95
 
@@ -22,6 +27,12 @@ class Estimate:
     low: float
     high: float
     n: int
+    """Independent units behind the interval: deals (a deal is one game unless duplicate)."""
+
+    @property
+    def se(self) -> float:
+        """The standard error the interval implies (at 95 %)."""
+        return (self.high - self.low) / (2 * z_value())
 
     @property
     def half_width(self) -> float:
@@ -42,7 +53,7 @@ def z_value(level: float = LEVEL) -> float:
     return float(scipy_stats.norm.ppf(0.5 + level / 2))
 
 
-def wilson(share: float, n: int, level: float = LEVEL) -> Estimate:
+def wilson(share: float, n: float, level: float = LEVEL) -> Estimate:
     """Wilson score interval of a proportion ``share`` observed in ``n`` trials."""
     if n == 0:
         return Estimate(math.nan, math.nan, math.nan, 0)
@@ -76,29 +87,161 @@ def paired_difference(a: np.ndarray, b: np.ndarray, level: float = LEVEL) -> Est
     return mean_of(np.asarray(a, np.float64) - np.asarray(b, np.float64), level)
 
 
-def bias_verdict(role: str, share: Estimate, fair: float) -> str:
-    """A sentence on a seat's win share against its fair share, e.g. for the report."""
-    word = ("disadvantaged" if share.high < fair else
-            "advantaged" if share.low > fair else "no bias detectable")
-    return (f"{role} wins {100 * share.value:.1f} % ± {100 * share.half_width:.1f} pp "
-            f"against a fair {100 * fair:.1f} %: {word}")
+def by_deal(total: float, square: float, deals: int, per_deal: int,
+            level: float = LEVEL) -> Estimate:
+    """Mean per game of a metric, from the sum and the sum of squared per-deal sums.
+
+    Each deal contributes the mean of its ``per_deal`` games; the deals are independent.
+    """
+    return mean_interval(total / per_deal, square / per_deal ** 2, deals, level)
+
+
+def win_share(units: float, units_sq: float, deals: int, per_deal: int, win_units: int,
+              level: float = LEVEL) -> Estimate:
+    """A seat's (or player's) win share from its win units, with a Wilson-type interval.
+
+    ``units_sq`` is the sum over deals of the squared per-deal win units. On independent
+    deals with whole wins only (``units_sq == win_units * units``) this is Wilson's
+    interval. Otherwise (split wins, duplicate deals) it is Wilson's interval at the
+    effective sample size ``p (1 - p) / se^2`` of the per-deal variance (Korn and
+    Graubard, 1998), which keeps Wilson's good coverage near 0 and 1 while using the
+    variance the deals show.
+    """
+    games = deals * per_deal
+    if per_deal == 1 and units_sq == win_units * units:
+        return wilson(units / (win_units * games), games, level)
+    e = by_deal(units, units_sq, deals, per_deal, level)
+    share, se = e.value / win_units, e.se / win_units
+    if se == 0 or not 0 < share < 1 or not math.isfinite(se):
+        return Estimate(share, e.low / win_units, e.high / win_units, deals)
+    effective = wilson(share, share * (1 - share) / se ** 2, level)
+    return Estimate(share, effective.low, effective.high, deals)
+
+
+def ratio_by_deal(numerator: np.ndarray, denominator: np.ndarray,
+                  level: float = LEVEL) -> Estimate:
+    """``sum(numerator) / sum(denominator)`` over deals, with a delta-method interval.
+
+    For pooled numbers such as an order card's fulfilled share over all tables: each
+    deal's (numerator, denominator) sums over every table that played it, so tables that
+    share their deals are not counted as independent.
+    """
+    a = np.asarray(numerator, np.float64)
+    b = np.asarray(denominator, np.float64)
+    deals, bottom = a.size, float(b.sum())
+    if bottom == 0:
+        return Estimate(math.nan, math.nan, math.nan, deals)
+    ratio = float(a.sum()) / bottom
+    influence = (a - ratio * b) / bottom
+    if deals < 2:
+        return Estimate(ratio, -math.inf, math.inf, deals)
+    se = math.sqrt(float((influence * influence).sum()) * deals / (deals - 1))
+    half = float(scipy_stats.t.ppf(0.5 + level / 2, deals - 1)) * se
+    return Estimate(ratio, ratio - half, ratio + half, deals)
+
+
+MARGIN = 0.01
+"""Default fairness margin: a seat within 1 pp of its fair share counts as fair."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What can be said of a share against its fair value, given a margin and a level.
+
+    ``gap`` is the share minus the fair share with its *simultaneous* interval (corrected
+    for the ``family`` of verdicts made together); ``games_more`` is the planner's
+    estimate of the extra games an inconclusive verdict needs.
+    """
+
+    word: str
+    gap: Estimate
+    fair: float
+    margin: float
+    family: int
+    games_more: int | None = None
+
+    def phrase(self) -> str:
+        """``disadvantaged by more than 1 pp``, ``fair within ±1 pp``, ..."""
+        m = f"{100 * self.margin:g} pp"
+        low, high = 100 * self.gap.low, 100 * self.gap.high
+        return {
+            "disadvantaged": f"disadvantaged by more than {m}",
+            "advantaged": f"advantaged by more than {m}",
+            "fair": f"fair within ±{m}",
+            "below": f"below fair by {-high:.1f} to {-low:.1f} pp (less than {m} not ruled out)",
+            "above": f"above fair by {low:.1f} to {high:.1f} pp (less than {m} not ruled out)",
+            "inconclusive": "inconclusive: need about "
+                            f"{_round_up(self.games_more or 0):,} more games",
+        }[self.word]
+
+    def as_dict(self) -> dict:
+        """Plain values for JSON."""
+        return {"word": self.word, "phrase": self.phrase(), "gap": self.gap.as_dict(),
+                "fair": self.fair, "margin": self.margin, "family": self.family,
+                "games_more": self.games_more}
+
+
+def verdict(share: Estimate, fair: float, margin: float, family: int, games: int,
+            level: float = LEVEL) -> Verdict:
+    """Judge ``share`` (with its 95 % interval, from ``games`` games) against ``fair``.
+
+    The gap's interval is widened to Bonferroni's simultaneous level over the ``family``
+    of verdicts of a report (normal approximation from the 95 % interval's standard
+    error). "Fair within ±m" is the two one-sided tests (TOST) at that level: the whole
+    interval lies inside (-m, m). An inconclusive verdict states the games needed for the
+    interval to settle either way, if the gap stays what it is.
+    """
+    z = z_value(1 - (1 - level) / family)
+    gap_value = share.value - fair
+    half = z * share.se
+    gap = Estimate(gap_value, gap_value - half, gap_value + half, share.n)
+    if gap.high < -margin:
+        word = "disadvantaged"
+    elif gap.low > margin:
+        word = "advantaged"
+    elif -margin < gap.low and gap.high < margin:
+        word = "fair"
+    elif gap.high < 0:
+        word = "below"
+    elif gap.low > 0:
+        word = "above"
+    else:
+        word = "inconclusive"
+    more = None
+    if word == "inconclusive":
+        # Settling needs a half-width below |gap| (a sign) or below m - |gap| (fair).
+        target = max(abs(gap_value), margin - abs(gap_value))
+        more = max(0, math.ceil(games * ((half / target) ** 2 - 1)))
+    return Verdict(word, gap, fair, margin, family, more)
+
+
+def _round_up(n: int) -> int:
+    """``n`` rounded up to two significant digits."""
+    if n < 100:
+        return n
+    step = 10 ** (len(str(n)) - 2)
+    return -(-n // step) * step
 
 
 def two_sample_p(a: float, a_se: float, b: float, b_se: float) -> float:
-    """Two-sided p-value of ``a == b`` for independent estimates with standard errors."""
+    """Two-sided p-value of ``a == b`` for independent estimates with standard errors.
+
+    Two estimates without spread that differ differ for certain (p = 0); that is a real
+    change, and the gate's materiality threshold decides whether it matters.
+    """
     if a == b:
         return 1.0
     spread = math.hypot(a_se, b_se)
-    if spread == 0 or not math.isfinite(spread):
-        return 0.0 if spread == 0 else 1.0
+    if spread == 0:
+        return 0.0
+    if not math.isfinite(spread):
+        return 1.0
     return float(2 * scipy_stats.norm.sf(abs(a - b) / spread))
 
 
 def holm(p_values: np.ndarray) -> np.ndarray:
     """Holm's step-down adjusted p-values: family-wise error control over many tests."""
     p = np.asarray(p_values, dtype=np.float64)
-    order = np.argsort(p, kind="stable")
-    scaled = (p.size - np.arange(p.size)) * p[order]
-    adjusted = np.empty_like(p)
-    adjusted[order] = np.minimum(1.0, np.maximum.accumulate(scaled))
-    return adjusted
+    if p.size == 0:
+        return p
+    return multipletests(p, method="holm")[1]

@@ -38,7 +38,8 @@ def tiny_experiment(tmp_path):
     """A small experiment file; ``tiny_experiment(games=..., chunk=...)`` writes it."""
 
     def write(games: int = 1200, chunk: int = 300, ci_games: int = 600, extra: str = ""):
-        path = tmp_path / "tiny.toml"
+        path = tmp_path / "experiments" / "tiny.toml"
+        path.parent.mkdir(exist_ok=True)
         path.write_text(TINY.format(games=games, chunk=chunk, ci_games=ci_games) + extra)
         return path
 

@@ -6,12 +6,9 @@ import numpy as np
 import pytest
 
 from cakesim import api
-from cakesim.baseline import compare, format_regression
+from cakesim.baseline import format_regression, read_baseline, write_baseline
 from cakesim.cli import main
-from cakesim.experiment import SprtClaim
-from cakesim.sprt import sequential_test
 from cakesim.stats import holm, two_sample_p
-from tests.games.piece_o_cake.conftest import table_of
 
 
 @pytest.fixture
@@ -21,11 +18,16 @@ def in_tmp(tmp_path, monkeypatch):
 
 
 def _baseline_then(path, change) -> None:
-    """Write the baseline of ``path``, then let ``change`` edit the stored record."""
+    """Write the baseline of ``path``, then let ``change`` edit its record and deal sums."""
     written = api.baseline(path, n_jobs=1)
-    record = json.loads(written.read_text())
-    change(record)
-    written.write_text(json.dumps(record))
+    stored = read_baseline(written)
+    change(stored.record, stored.arrays)
+    write_baseline(stored, written)
+
+
+def _seat_units(record, arrays, label):
+    index = [t["label"] for t in record["tables"]].index(label)
+    return arrays[f"{index}/seat/win_units"]
 
 
 def test_a_baseline_is_reproduced_bit_for_bit(in_tmp, tiny_experiment):
@@ -34,48 +36,101 @@ def test_a_baseline_is_reproduced_bit_for_bit(in_tmp, tiny_experiment):
     record = json.loads(written.read_text())
     assert record["games_per_table"] == [600] * 4 and record["seed"] == 5
     assert "4P base greedy-balanced | seat 1 win share" in record["numbers"]
+    assert written.with_suffix(".npz").stat().st_size < 20_000
     result = api.regress(path, n_jobs=2)
     assert result.identical and not result.failed
     assert "reproduced bit for bit" in format_regression(result)
 
 
-def test_a_significant_move_fails_and_is_tabulated(in_tmp, tiny_experiment):
+def test_a_material_move_paired_by_deal_fails_and_is_tabulated(in_tmp, tiny_experiment):
     path = tiny_experiment()
-    moved = "3P base greedy-balanced | seat 1 mean score"
+    moved = "3P base greedy-balanced | seat 1 win share"
 
-    def move(record):
-        record["numbers"][moved]["value"] += 20 * record["numbers"][moved]["se"]
+    def move(record, arrays):
+        # The baseline's first waiter loses 30 of its 600 games that it now wins: 5 pp.
+        units = _seat_units(record, arrays, "3P base greedy-balanced")
+        won = np.flatnonzero(units[:, 0] == record["win_units"])[:30]
+        units[won, 0] = 0
         record["results_digest"] = "changed"
 
     _baseline_then(path, move)
     result = api.regress(path, n_jobs=1)
-    assert result.failed
+    assert result.failed and result.paired
     assert list(result.moves["number"]) == [moved]
-    assert bool(result.moves["significant"].iloc[0])
+    assert bool(result.moves["significant"].iloc[0] and result.moves["material"].iloc[0])
     text = format_regression(result)
-    assert moved in text and "YES" in text and "FAIL" in text
+    assert moved in text and "YES" in text and "FAIL" in text and "paired by deal" in text
 
 
-def test_a_small_move_is_shown_but_passes(in_tmp, tiny_experiment):
+def test_a_move_of_a_few_deals_is_shown_but_passes(in_tmp, tiny_experiment):
     path = tiny_experiment()
-    name = "4P base greedy-balanced | seat 2 win share"
 
-    def nudge(record):
-        record["numbers"][name]["value"] += 0.5 * record["numbers"][name]["se"]
+    def nudge(record, arrays):
+        units = _seat_units(record, arrays, "4P base greedy-balanced")
+        won = np.flatnonzero(units[:, 1] == record["win_units"])[:2]
+        units[won, 1] = 0
         record["results_digest"] = "changed"
         record["config_hash"] = "older rules"
 
     _baseline_then(path, nudge)
     result = api.regress(path, n_jobs=1)
-    assert not result.failed and result.config_changed
-    assert "no significant move" in format_regression(result)
+    assert not result.failed and result.config_changed and len(result.moves) == 1
+    assert "no significant material move" in format_regression(result)
+
+
+def test_a_significant_but_immaterial_move_passes(in_tmp, tiny_experiment):
+    path = tiny_experiment()
+    name = "3P base greedy-balanced | seat 1 mean score"
+
+    def shift(record, arrays):
+        # Every deal one point lower: certain (p = 0), but 1 point in ~70 is under 1.5 %.
+        index = [t["label"] for t in record["tables"]].index("3P base greedy-balanced")
+        arrays[f"{index}/seat/total"][:, 0] -= 1
+        record["results_digest"] = "changed"
+        record["config_hash"] = "older rules"
+        record["materiality"] = 0.015
+
+    _baseline_then(path, shift)
+    result = api.regress(path, n_jobs=1)
+    row = result.moves.set_index("number").loc[name]
+    assert row["p"] == 0 and row["significant"] and not row["material"]
+    assert not result.failed
+
+
+def test_another_seed_is_compared_unpaired_and_passes(in_tmp, tiny_experiment):
+    path = tiny_experiment()
+    api.baseline(path, n_jobs=1)
+    path.write_text(path.read_text().replace("seed = 5", "seed = 6"))
+    result = api.regress(path, n_jobs=1)
+    assert not result.paired and result.config_changed and len(result.moves) > 10
+    assert not result.failed, format_regression(result)
 
 
 def test_same_code_and_config_with_other_numbers_is_not_reproducible(in_tmp, tiny_experiment):
     path = tiny_experiment()
-    _baseline_then(path, lambda record: record.update(results_digest="changed"))
+    _baseline_then(path, lambda record, arrays: record.update(results_digest="changed"))
     result = api.regress(path, n_jobs=1)
     assert result.failed and "not reproducible" in result.problems[0]
+
+
+def test_regress_outside_a_project_or_without_experiments_exits_2(tmp_path, monkeypatch,
+                                                                  capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["regress"]) == 2
+    assert "not inside a cakesim project" in capsys.readouterr().err
+    assert main(["reports"]) == 2
+    (tmp_path / "experiments").mkdir()
+    assert main(["regress"]) == 2
+    assert "no experiment files" in capsys.readouterr().err
+
+
+def test_regress_finds_the_project_from_a_subfolder(in_tmp, tiny_experiment, monkeypatch):
+    tiny_experiment()
+    assert main(["baseline", "--n-jobs", "1"]) == 0
+    (in_tmp / "deeper" / "still").mkdir(parents=True)
+    monkeypatch.chdir(in_tmp / "deeper" / "still")
+    assert main(["regress", "--n-jobs", "1"]) == 0
+    assert (in_tmp / "reports" / "baselines" / "tiny.json").exists()
 
 
 def test_regress_exits_1_on_a_move_and_2_without_a_baseline(in_tmp, tiny_experiment, capsys):
@@ -115,26 +170,6 @@ def test_an_sprt_claim_on_an_unknown_table_names_the_tables(in_tmp, tiny_experim
     assert main(["run", str(bad), "--no-cache"]) == 2
     err = capsys.readouterr().err
     assert "ci.sprt[0].table: no table '9P'; tables: 3P base greedy-balanced" in err
-
-
-def test_the_sequential_test_accepts_a_real_deficit_and_rejects_a_false_advantage():
-    table = table_of(4, "base", ("greedy",))
-    deficit = sequential_test(table, 1, SprtClaim("4P", 0, "deficit", 0.05, 0.05, 0.05, 20000))
-    assert deficit.decision == "claim accepted" and deficit.games < 2000
-    advantage = sequential_test(table, 1, SprtClaim("4P", 0, "advantage", 0.05, 0.05, 0.05,
-                                                    20000))
-    assert advantage.decision == "claim rejected"
-    capped = sequential_test(table, 1, SprtClaim("4P", 0, "deficit", 0.05, 1e-12, 1e-12, 30))
-    assert capped.decision == "undecided" and capped.games == 30
-
-
-def test_a_rejected_claim_fails_the_check():
-    table = table_of(4, "base", ("greedy",))
-    claim = SprtClaim("4P", 0, "advantage", 0.05, 0.05, 0.05, 20000)
-    record = {"experiment": "x", "results_digest": "d", "config_hash": "h",
-              "code_version": "v", "numbers": {}, "level": 0.01}
-    result = compare(record, dict(record), [sequential_test(table, 1, claim)])
-    assert result.failed and "claim rejected" in result.problems[0]
 
 
 def test_holm_adjusts_like_the_textbook():

@@ -1,16 +1,20 @@
 """The chunk cache: a restarted run reuses finished chunks and gets the same result."""
 
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from cakesim.api import run_experiment
 from cakesim.baseline import results_digest
 from cakesim.cache import ChunkCache
+from cakesim.experiment import load_experiment
 from cakesim.runner import run_table
 from tests.games.piece_o_cake.conftest import table_of
 
@@ -79,3 +83,50 @@ def test_a_run_killed_midway_and_restarted_plays_only_the_missing_chunks(
     assert results_digest(whole.runs) == results_digest(resumed.runs)
     assert np.array_equal(whole.runs[0].totals.seat_sum["total"],
                           resumed.runs[0].totals.seat_sum["total"])
+
+
+def assert_same_totals(a, b) -> None:
+    """Every exact sum of two tables' totals is equal: seat, player, game and item stores."""
+    assert (a.games, a.deals) == (b.games, b.deals)
+    for store in ("seat_sum", "seat_sq", "player_sum", "player_sq", "contrast_sum",
+                  "contrast_sq", "game_sum", "game_sq", "item_sum", "item_sq"):
+        mine, theirs = getattr(a, store), getattr(b, store)
+        assert mine.keys() == theirs.keys(), store
+        for metric in mine:
+            assert np.array_equal(mine[metric], theirs[metric]), (store, metric)
+
+
+def test_a_zero_byte_chunk_counts_as_missing(tmp_path):
+    table = table_of(2, "base", ("random",))
+    cache = ChunkCache(tmp_path)
+    run_table(table, 200, seed=1, n_jobs=1, progress=False, cache=cache)
+    cache.path(table, 1, 0, 200).write_bytes(b"")
+    again = run_table(table, 200, seed=1, n_jobs=1, progress=False, cache=cache)
+    assert again.chunks_reused == 0
+
+
+@pytest.mark.parametrize("name", [p.stem for p in sorted(Path("experiments").glob("*.toml"))])
+def test_every_experiment_reruns_from_the_cache_with_identical_totals(tmp_path, name):
+    # Per-item metrics (Speedtorte's order cards) must survive the cache like every other.
+    experiment = load_experiment(name, ci=True)
+    runs = []
+    for attempt in ("played", "cached"):
+        result = run_experiment(name, games=experiment.ci.games, seed=experiment.ci.seed,
+                                n_jobs=1, out=tmp_path / attempt, progress=False,
+                                cache=tmp_path / "cache", sample_size=False)
+        runs.append(result)
+        assert (tmp_path / attempt / "report.md").exists()
+    played, cached = runs
+    assert cached.chunks_reused == cached.chunks > 0 and played.chunks_reused == 0
+    for a, b in zip(played.runs, cached.runs, strict=True):
+        assert_same_totals(a.totals, b.totals)
+        if a.by_deal is not None:
+            for kind in ("seat", "player", "game", "item"):
+                for metric, values in getattr(a.by_deal, kind).items():
+                    assert np.array_equal(values, getattr(b.by_deal, kind)[metric])
+    first = json.loads((tmp_path / "played" / "summary.json").read_text())
+    second = json.loads((tmp_path / "cached" / "summary.json").read_text())
+    for summary in (first, second):
+        summary.pop("written")
+        summary.pop("command", None)
+    assert first == second

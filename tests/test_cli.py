@@ -63,7 +63,7 @@ seats = "greedy"
     ('seed = 3', 'seed = "three"', "experiment.seed: must be an integer"),
     ('players = [3, 5]', 'players = [3, 7]', "tables[0].players: 7 is not allowed"),
     ('seats = "greedy"', 'seats = "clever"', "unknown strategy 'clever'"),
-    ('chooser = "greedy"', 'chooser = "greedy"\neat_weight = -1', "must be 0 or more"),
+    ('chooser = "greedy"', 'chooser = "greedy"\neat_weight = -1', "allowed: 0 to 1000000"),
     ('variant = ["base", "compensation"]', 'variant = "joker"', "allowed values: base"),
 ])
 def test_bad_experiments_exit_2_naming_file_and_key(tmp_path, capsys, old, new, message):

@@ -1,4 +1,4 @@
-"""Every notebook runs top to bottom on small data, and is committed without outputs."""
+"""Every notebook runs on small data, shows its plots, and is stored without outputs."""
 
 from pathlib import Path
 
@@ -22,13 +22,44 @@ def test_the_notebook_is_stored_without_outputs(path):
             assert not cell.outputs and cell.execution_count is None, "strip outputs"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_the_notebook_runs_on_small_data(path, tmp_path, monkeypatch):
-    monkeypatch.setenv("CAKESIM_NOTEBOOK_GAMES", "200")
-    monkeypatch.setenv("CAKESIM_NOTEBOOK_OUT", str(tmp_path / "report"))
-    monkeypatch.setenv("MPLBACKEND", "Agg")
+@pytest.fixture(scope="module", params=NOTEBOOKS, ids=lambda p: p.stem)
+def executed(request, tmp_path_factory):
+    """A notebook run top to bottom on small data, and the folder its report was written to.
+
+    Each notebook runs once for all the tests below. ``MPLBACKEND`` is removed rather than
+    set, so the kernel chooses matplotlib's inline backend as it does for a notebook opened
+    by hand, and a plot shows only if nothing switched the backend after that.
+    """
+    path = request.param
+    out = tmp_path_factory.mktemp(path.stem) / "report"
     notebook = nbformat.read(path, as_version=4)
-    client = NotebookClient(notebook, timeout=600, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}})
-    client.execute()
-    assert (tmp_path / "report" / "results.parquet").exists()
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("CAKESIM_NOTEBOOK_GAMES", "200")
+        env.setenv("CAKESIM_NOTEBOOK_OUT", str(out))
+        env.delenv("MPLBACKEND", raising=False)
+        NotebookClient(notebook, timeout=600, kernel_name="python3",
+                       resources={"metadata": {"path": str(path.parent)}}).execute()
+    return notebook, out
+
+
+def test_the_notebook_runs_on_small_data(executed):
+    _, out = executed
+    assert (out / "results.parquet").exists()
+
+
+def _shows_image(cell) -> bool:
+    return any("image/png" in output.get("data", {}) for output in cell.outputs
+               if output.output_type in ("display_data", "execute_result"))
+
+
+def test_the_notebook_shows_its_plots_after_importing_cakesim(executed):
+    """``import cakesim`` leaves the inline backend alone: every pyplot cell shows a PNG."""
+    notebook, _ = executed
+    cells = notebook.cells
+    imported = next(i for i, cell in enumerate(cells) if "import cakesim" in cell.source)
+    drawing = [i for i, cell in enumerate(cells)
+               if i > imported and cell.cell_type == "code" and "plt." in cell.source]
+    assert drawing, "every notebook draws at least one plot after importing cakesim"
+    assert any(_shows_image(cells[i]) for i in drawing)
+    blank = [i for i in drawing if not _shows_image(cells[i])]
+    assert not blank, f"cells {blank} draw with pyplot but show no image"

@@ -5,20 +5,14 @@ import pandas as pd
 
 from cakesim.runner import chunk_bounds, run_table
 from tests.games.piece_o_cake.conftest import table_of
-
-
-def _same_totals(a, b):
-    for store in ("seat_sum", "seat_sq", "player_sum", "contrast_sum", "contrast_sq"):
-        for metric, values in getattr(a, store).items():
-            assert np.array_equal(values, getattr(b, store)[metric]), (store, metric)
-    assert a.game_sum == b.game_sum and a.games == b.games and a.deals == b.deals
+from tests.test_cache import assert_same_totals
 
 
 def test_one_job_and_two_jobs_give_identical_results():
     table = table_of(4, "compensation", ("greedy",))
     one = run_table(table, 3000, seed=9, n_jobs=1, chunk_size=700, progress=False)
     two = run_table(table, 3000, seed=9, n_jobs=2, chunk_size=1100, progress=False)
-    _same_totals(one.totals, two.totals)
+    assert_same_totals(one.totals, two.totals)
     pd.testing.assert_frame_equal(one.rows, two.rows)
 
 
@@ -27,7 +21,7 @@ def test_keep_rows_bounds_the_rows_but_not_the_sums():
     full = run_table(table, 1200, seed=4, n_jobs=1, chunk_size=300, progress=False)
     capped = run_table(table, 1200, seed=4, n_jobs=1, chunk_size=300, keep_rows=450,
                        progress=False)
-    _same_totals(full.totals, capped.totals)
+    assert_same_totals(full.totals, capped.totals)
     assert capped.rows["game"].nunique() == 450 and not capped.rows_complete
     assert len(full.rows) == 1200 * 3 and full.rows_complete
     # Sums agree with the rows they summarise.

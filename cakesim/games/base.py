@@ -5,6 +5,30 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from cakesim.tables import Table
+
+WEIGHT_MAX = 1e6
+"""No strategy weight may be larger in size: far beyond any sensible weight, and far from
+where the valuations' sums and products would overflow to infinity."""
+WEIGHT = (0.0, WEIGHT_MAX)
+"""The range of a strategy weight that is 0 or more."""
+SIGNED_WEIGHT = (-WEIGHT_MAX, WEIGHT_MAX)
+"""The range of a strategy weight that may be negative."""
+SCORE_MAX = int(np.iinfo(np.int16).max)
+"""The largest score the kernels' per-game result arrays (``np.int16``) hold."""
+
+
+def check_score_fits(table: Table, key: str, terms: str, largest: int) -> None:
+    """Refuse a rule set whose largest possible score exceeds ``SCORE_MAX``.
+
+    ``largest`` bounds every score at every player count; ``terms`` says in words how it
+    is made up, so that the error shows a designer which values to lower.
+    """
+    if largest > SCORE_MAX:
+        raise table.error(key, f"the largest possible score, {terms} = {largest}, is more "
+                               f"than the {SCORE_MAX} a simulated score holds; allowed: "
+                               f"values whose largest score is at most {SCORE_MAX}")
+
 
 @dataclass(frozen=True)
 class TableSpec:

@@ -5,6 +5,8 @@ A game subclasses ``CompetitiveGame`` and names its own parts: the reference eng
 (``first waiter``, who ``serves`` each ``cake``).
 """
 
+from dataclasses import replace
+
 from cakesim.games.base import Chunk, TableSpec
 
 
@@ -46,6 +48,15 @@ class CompetitiveGame:
         label = label or f"{players}P {variant} {names}"
         return TableSpec(self.name, label, players, variant, table_rules, tuple(strategies),
                          duplicate)
+
+    def same_play(self, a, b, players: int) -> bool:
+        """Whether strategies ``a`` and ``b`` make the same moves at ``players`` players.
+
+        Decided from the strategies alone, never from results: by default, when they are
+        equal apart from the name. A game overrides this when different rules coincide at
+        some player count.
+        """
+        return replace(a, name=b.name) == b
 
     def bench_tables(self, rules) -> list[tuple[str, TableSpec]]:
         """The benchmark's tables: each bench strategy at every seat, P = 2..5, base rules."""

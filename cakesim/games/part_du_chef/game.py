@@ -21,6 +21,9 @@ from cakesim.games.part_du_chef.rules import (
 )
 from cakesim.games.part_du_chef.strategies import (
     BUILTIN,
+    KIND_LEADER,
+    SCORE_LEADER,
+    THIEF,
     named_strategy,
     parse_strategy,
     strategy_arrays,
@@ -88,6 +91,22 @@ class PartDuChef(CompetitiveGame):
         game["marianne_used"][:] = game["marianne_pizza"] > 0
         metrics = self.game_metrics_of(table)
         return Chunk(first_game, seat, {m: v for m, v in game.items() if m in metrics})
+
+    def same_play(self, a, b, players: int) -> bool:
+        """Equal codes and weights; at 2 players the kind-leader and score-leader thieves too.
+
+        With one opponent both thieves rob that opponent whenever it keeps the kind, and
+        neither draws a random number (``strategies.choose_victim``); the thief code is read
+        nowhere else. Weights are compared with the defaults filled in.
+        """
+        def codes(strategy) -> np.ndarray:
+            found = strategy.codes
+            if players == 2 and found[THIEF] == SCORE_LEADER:
+                found[THIEF] = KIND_LEADER
+            return found
+
+        return (np.array_equal(codes(a), codes(b))
+                and np.array_equal(a.params, b.params))
 
     def rounds(self, table: TableSpec) -> int:
         """Five pizzas (the rule set's count)."""

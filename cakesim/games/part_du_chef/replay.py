@@ -1,12 +1,10 @@
 """A game's move log as text a person can read, and score sheets from real playtests."""
 
-import json
 from pathlib import Path
 
-from cakesim.errors import InputError
 from cakesim.games.part_du_chef.reference import Move, Result, Slice, score_sheet
 from cakesim.games.part_du_chef.rules import RuleSet
-from cakesim.tables import Table
+from cakesim.tables import Table, read_json
 
 
 def describe_slice(rules: RuleSet, piece: Slice) -> str:
@@ -77,13 +75,7 @@ def score_file(rules: RuleSet, path: str | Path) -> dict:
     assigned as the rule set says. Winners are 0-based seats.
     """
     source = str(path)
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(source, "", "file not found") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise InputError(source, "", f"not valid JSON: {error}") from None
-    top = Table(data, source)
+    top = Table(read_json(path, "score"), source)
     top.only(["players"])
     entries = top.get("players", list)
     if not rules.min_players <= len(entries) <= rules.max_players:

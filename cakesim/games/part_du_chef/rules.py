@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from cakesim.errors import InputError
+from cakesim.games.base import check_score_fits
 from cakesim.tables import Table, read_toml
 
 DEFAULT_RULES = Path(__file__).with_name("rules.toml")
@@ -163,11 +164,7 @@ def parse_rules(data: dict, source: str) -> RuleSet:
             raise kind.error("name", f"kind {name!r} is listed twice or is reserved")
         kinds.append(name)
         values.append(kind.int_in("majority_value", 0, 1000))
-        eat = kind.get("olives", list)
-        if not eat or not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c <= 100
-                              for c in eat):
-            raise kind.error("olives", "must be a non-empty list of whole numbers 0 to 100, "
-                                       "one per slice")
+        eat = kind.int_list("olives", 0, 100)
         medallion = kind.int_in("finisher", 0, len(eat) - 1)
         category += [index] * len(eat)
         olives += eat
@@ -191,6 +188,17 @@ def parse_rules(data: dict, source: str) -> RuleSet:
                                  f"but {pizzas} pizzas x {slices_per_pizza} = {dealt} "
                                  f"need exactly that many")
 
+    diversity_bonus = top.int_in("diversity_bonus", 0, 1000, 5)
+    slice_point = top.int_in("slice_point", 0, 100, 1)
+    # The scarcest kind a player keeps has at most its slices plus every pepper.
+    scarcest = min(category.count(k) for k in range(len(kinds))) + peppers
+    pointed = dealt - burnt_count
+    check_score_fits(top, "kinds", f"every majority value ({sum(values)}) + every olive "
+                                   f"({sum(olives)}) + {slice_point} x {pointed} received "
+                                   f"slices + {diversity_bonus} x {scarcest} for diversity",
+                     sum(values) + sum(olives) + slice_point * pointed
+                     + diversity_bonus * scarcest)
+
     return RuleSet(
         name=top.get("name", str, "La Part du Chef"),
         kinds=tuple(kinds),
@@ -202,8 +210,8 @@ def parse_rules(data: dict, source: str) -> RuleSet:
         max_players=max_players,
         pizzas=pizzas,
         slices_per_pizza=slices_per_pizza,
-        diversity_bonus=top.int_in("diversity_bonus", 0, 1000, 5),
-        slice_point=top.int_in("slice_point", 0, 100, 1),
+        diversity_bonus=diversity_bonus,
+        slice_point=slice_point,
         burnt_penalty=burnt.int_in("penalty", 0, 1000),
         receipt_point=top.get("receipt_point", str, "receiver", RECEIPT_POINTS),
         pepper_assignment=top.get("pepper_assignment", str, "independent",

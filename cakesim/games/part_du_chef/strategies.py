@@ -19,6 +19,7 @@ import numpy as np
 
 from cakesim.cutting import last_portion_cut, rotated_even_cut
 from cakesim.errors import InputError
+from cakesim.games.base import SIGNED_WEIGHT, WEIGHT
 from cakesim.jit import jit_borrowing, jit_inline
 from cakesim.seeding import below
 from cakesim.tables import Table
@@ -54,23 +55,30 @@ SPITE = 7
 FINISHER_BIAS = 8
 
 PARAMETERS = {
-    "eat_weight": (1.0, "points credited per olive of an eaten slice"),
-    "majority_weight": (1.0, "weight of the expected majority points a kept slice adds"),
-    "diversity_weight": (1.0, "weight of a kept slice's share of the diversity bonus: a "
-                              "slice of a kind tied for the fewest kept is worth the bonus "
-                              "divided by the number of kinds tied there"),
-    "uncertainty": (0.3, "how much each undecided slice of a kind blurs a lead in it "
-                         "(0: a lead is a sure win)"),
-    "burnt_weight": (1.0, "weight of the penalty of a burnt slice in a portion's value"),
-    "pepper_worth": (3.0, "points a kept pepper is credited with when La Marianne weighs "
-                          "piles (a pepper in a portion is valued as the best kind for it)"),
-    "marianne_threshold": (3.0, "gain La Marianne must promise before the holder's last "
-                                "turn; on the last turn any gain above 0 is taken"),
-    "spite": (0.5, "weight of the points La Marianne takes from the opponents swapped with, "
-                   "beside the holder's own gain"),
-    "finisher_bias": (0.0, "points added to keeping a finisher (large and positive: always "
-                           "keep it; large and negative: always eat it)"),
+    "eat_weight": (1.0, WEIGHT, "points credited per olive of an eaten slice"),
+    "majority_weight": (1.0, WEIGHT, "weight of the expected majority points a kept slice "
+                                     "adds"),
+    "diversity_weight": (1.0, WEIGHT, "weight of a kept slice's share of the diversity "
+                                      "bonus: a slice of a kind tied for the fewest kept is "
+                                      "worth the bonus divided by the number of kinds tied "
+                                      "there"),
+    "uncertainty": (0.3, WEIGHT, "how much each undecided slice of a kind blurs a lead in it "
+                                 "(0: a lead is a sure win)"),
+    "burnt_weight": (1.0, WEIGHT, "weight of the penalty of a burnt slice in a portion's "
+                                  "value"),
+    "pepper_worth": (3.0, WEIGHT, "points a kept pepper is credited with when La Marianne "
+                                  "weighs piles (a pepper in a portion is valued as the best "
+                                  "kind for it)"),
+    "marianne_threshold": (3.0, WEIGHT, "gain La Marianne must promise before the holder's "
+                                        "last turn; on the last turn any gain above 0 is "
+                                        "taken"),
+    "spite": (0.5, WEIGHT, "weight of the points La Marianne takes from the opponents "
+                           "swapped with, beside the holder's own gain"),
+    "finisher_bias": (0.0, SIGNED_WEIGHT, "points added to keeping a finisher (large and "
+                                          "positive: always keep it; large and negative: "
+                                          "always eat it)"),
 }
+"""Every weight: its default, its allowed range and what it means."""
 
 
 @dataclass(frozen=True)
@@ -95,7 +103,7 @@ class Strategy:
     def params(self) -> np.ndarray:
         """The weight vector, defaults filled in, in ``PARAMETERS`` order."""
         given = dict(self.weights)
-        return np.array([given.get(k, d) for k, (d, _) in PARAMETERS.items()])
+        return np.array([given.get(k, d) for k, (d, _, _) in PARAMETERS.items()])
 
     def describe(self) -> str:
         """One line: the four codes and the weights."""
@@ -114,10 +122,7 @@ def parse_strategy(name: str, table: Table) -> Strategy:
     cutter = table.get("cutter", str, "random" if randomly else "enumerate", CUTTERS)
     thief = table.get("thief", str, "random" if randomly else "kind-leader", THIEVES)
     marianne = table.get("marianne", str, "random" if randomly else "greedy", MARIANNES)
-    weights = {k: table.get(k, float) for k in PARAMETERS if k in table.data}
-    for key, value in weights.items():
-        if value < 0 and key != "finisher_bias":
-            raise table.error(key, f"{value} is not allowed; must be 0 or more")
+    weights = table.numbers({k: span for k, (_, span, _) in PARAMETERS.items()})
     return Strategy(name, chooser, cutter, thief, marianne, tuple(weights.items()))
 
 

@@ -1,12 +1,11 @@
 """A game's move log as text a person can read, and score sheets from real playtests."""
 
-import json
 from pathlib import Path
 
 from cakesim.errors import InputError
 from cakesim.games.piece_o_cake.reference import Move, Result, Slice, score_sheet
 from cakesim.games.piece_o_cake.rules import TIE_RULES, RuleSet
-from cakesim.tables import Table
+from cakesim.tables import Table, read_json
 
 
 def describe_slice(rules: RuleSet, piece: Slice) -> str:
@@ -59,13 +58,7 @@ def format_replay(rules: RuleSet, result: Result, header: str) -> str:
 def score_file(rules: RuleSet, path: str | Path) -> dict:
     """Score an end position from a JSON file: ``{"scores": [...], "winners": [...]}``."""
     source = str(path)
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(source, "", "file not found") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise InputError(source, "", f"not valid JSON: {error}") from None
-    top = Table(data, source)
+    top = Table(read_json(path, "score"), source)
     top.only(["players", "tie_rule"])
     tie_rule = top.get("tie_rule", str, rules.tie_rule, TIE_RULES)
     entries = top.get("players", list)

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from cakesim.errors import InputError
+from cakesim.games.base import check_score_fits
 from cakesim.tables import Table, read_toml
 
 DEFAULT_RULES = Path(__file__).with_name("rules.toml")
@@ -141,12 +142,12 @@ def parse_rules(data: dict, source: str) -> RuleSet:
             raise kind.error("name", f"kind {name!r} is listed twice")
         kinds.append(name)
         values.append(kind.int_in("majority_value", 0, 1000))
-        cream = kind.get("cream", list)
-        if not cream or not all(isinstance(c, int) and 0 <= c <= 100 for c in cream):
-            raise kind.error("cream", "must be a non-empty list of whole numbers 0 to 100, "
-                                      "one per slice")
+        cream = kind.int_list("cream", 0, 100)
         slice_kind += [index] * len(cream)
         slice_cream += cream
+    check_score_fits(top, "kinds", f"every majority value ({sum(values)}) plus every "
+                                   f"slice's cream ({sum(slice_cream)})",
+                     sum(values) + sum(slice_cream))
 
     dealt = cakes * slices_per_cake
     if len(slice_kind) < dealt:
@@ -166,9 +167,7 @@ def parse_rules(data: dict, source: str) -> RuleSet:
     set_aside = len(slice_kind) - dealt
     for key in compensation_table.data:
         count = _player_count(compensation_table, key, min_players, max_players)
-        after = compensation_table.get(key, list)
-        if not all(isinstance(c, int) and 1 <= c <= cakes for c in after):
-            raise compensation_table.error(key, f"must list cakes between 1 and {cakes}")
+        after = compensation_table.int_list(key, 1, cakes, least=0)
         if len(set(after)) != len(after):
             raise compensation_table.error(key, "lists a cake twice")
         if len(after) > set_aside:
@@ -194,6 +193,8 @@ def parse_rules(data: dict, source: str) -> RuleSet:
 
 
 def _player_count(table: Table, key: str, low: int, high: int) -> int:
-    if not key.isdigit() or not low <= int(key) <= high:
+    # Matched as text: a key of thousands of digits is too long for int().
+    counts = {str(count): count for count in range(low, high + 1)}
+    if key not in counts:
         raise table.error(key, f"must be a player count from {low} to {high}")
-    return int(key)
+    return counts[key]

@@ -23,6 +23,7 @@ import numpy as np
 from cakesim.circle import along, arcs_of_cut
 from cakesim.cutting import rotated_even_cut
 from cakesim.errors import InputError
+from cakesim.games.base import SIGNED_WEIGHT, WEIGHT
 from cakesim.jit import as_index, jit_borrowing, jit_inline
 from cakesim.seeding import below
 from cakesim.tables import Table
@@ -46,13 +47,16 @@ UNCERTAINTY = 2
 DECLINE_THRESHOLD = 3
 
 PARAMETERS = {
-    "eat_weight": (1.0, "points credited per cream dollop of an eaten slice"),
-    "collect_weight": (1.0, "weight of the expected majority points a collected slice adds"),
-    "uncertainty": (0.3, "how much each slice of a kind still to come blurs a lead in it "
-                         "(0: a lead is a sure win)"),
-    "decline_threshold": (0.0, "extra gain a decline (eating a collected kind) must promise "
-                               "over the best portion before the player declines"),
+    "eat_weight": (1.0, WEIGHT, "points credited per cream dollop of an eaten slice"),
+    "collect_weight": (1.0, WEIGHT, "weight of the expected majority points a collected "
+                                    "slice adds"),
+    "uncertainty": (0.3, WEIGHT, "how much each slice of a kind still to come blurs a lead "
+                                 "in it (0: a lead is a sure win)"),
+    "decline_threshold": (0.0, SIGNED_WEIGHT, "extra gain a decline (eating a collected "
+                                              "kind) must promise over the best portion "
+                                              "before the player declines"),
 }
+"""Every weight: its default, its allowed range and what it means."""
 
 # Actions a chooser returns.
 TAKE = 0
@@ -79,7 +83,7 @@ class Strategy:
     def params(self) -> np.ndarray:
         """The weight vector, defaults filled in, in ``PARAMETERS`` order."""
         given = dict(self.weights)
-        return np.array([given.get(k, d) for k, (d, _) in PARAMETERS.items()])
+        return np.array([given.get(k, d) for k, (d, _, _) in PARAMETERS.items()])
 
     def describe(self) -> str:
         """One line: chooser, cutter and weights."""
@@ -94,10 +98,7 @@ def parse_strategy(name: str, table: Table) -> Strategy:
     table.only(["chooser", "cutter", *PARAMETERS])
     chooser = table.get("chooser", str, "greedy", CHOOSERS)
     cutter = table.get("cutter", str, "random" if chooser == "random" else "enumerate", CUTTERS)
-    weights = {k: table.get(k, float) for k in PARAMETERS if k in table.data}
-    for key in ("eat_weight", "collect_weight", "uncertainty"):
-        if weights.get(key, 0.0) < 0:
-            raise table.error(key, f"{weights[key]} is not allowed; must be 0 or more")
+    weights = table.numbers({k: span for k, (_, span, _) in PARAMETERS.items()})
     return Strategy(name, chooser, cutter, tuple(weights.items()))
 
 

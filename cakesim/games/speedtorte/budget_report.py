@@ -10,10 +10,9 @@ difference between two and three players.
 import math
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 
-from cakesim.figures import save_figure
+from cakesim.figures import new_figure, save_figure
 from cakesim.games.speedtorte.budgets import (
     BudgetQuestion,
     bootstrap_budgets,
@@ -176,7 +175,7 @@ def markdown(data: dict, plot: str) -> list[str]:
 def plot(data: dict, runs, summary: dict, out: Path) -> str:
     """Finishing-time CDF per level, a line per player count, seed's and 80 % budgets."""
     levels = list(dict.fromkeys(t["level"] for t in data["tables"]))
-    fig, axes = plt.subplots(1, len(levels), figsize=(4 * len(levels), 3.6), squeeze=False,
+    fig, axes = new_figure(1, len(levels), figsize=(4 * len(levels), 3.6), squeeze=False,
                              sharey=True)
     by_label = {run.table.label: run for run in runs}
     several = len({t["profile"] for t in data["tables"]}) > 1

@@ -45,11 +45,7 @@ def parse_question(table: Table) -> BudgetQuestion:
     for target in targets:
         if not isinstance(target, int | float) or not 0 < target < 1:
             raise table.error("targets", f"{target!r} is not a win rate between 0 and 1")
-    players = table.get("sensitivity_players", list, [3])
-    for count in players:
-        if not isinstance(count, int) or not 1 <= count <= 5:
-            raise table.error("sensitivity_players", f"{count!r} is not allowed; allowed: "
-                                                     "1 to 5")
+    players = table.int_list("sensitivity_players", 1, 5, [3])
     return BudgetQuestion(tuple(float(t) for t in targets),
                           table.int_in("bootstrap", 100, 100_000, 1000), tuple(players),
                           table.int_in("sensitivity_games", 100, 10**7, 5000))

@@ -47,11 +47,12 @@ def list_cards(catalogue: Catalogue) -> str:
     return "\n".join(lines)
 
 
-def check_card(catalogue: Catalogue, card_id: str, tops_text: str, plates: int = 4) -> str:
+def check_card(catalogue: Catalogue, card_id: str, tops_text: str, plates: int = 4,
+               copies: int = 2) -> str:
     """Whether card ``card_id`` is met by the tops "flavour:candles,...", and why in words."""
     index = catalogue.index(card_id)
     card = catalogue.cards[index]
-    tops = parse_tops(tops_text, plates)
+    tops = parse_tops(tops_text, plates, copies)
     flavour = np.array([f for f, _ in tops], dtype=np.int8)
     candles = np.array([c for _, c in tops], dtype=np.int8)
     lines = [f"{card.id} ({card.family.replace('_', ' ')}, tier {card.tier}): {card.text_en}",
@@ -67,12 +68,22 @@ def check_card(catalogue: Catalogue, card_id: str, tops_text: str, plates: int =
     return "\n".join(lines)
 
 
-def parse_tops(text: str, plates: int = 4) -> list[tuple[int, int]]:
-    """(flavour, candles) per plate from "strawberry:3,apricot:4,..."; else an InputError."""
+def parse_tops(text: str, plates: int = 4, copies: int = 2) -> list[tuple[int, int]]:
+    """(flavour, candles) per plate from "strawberry:3,apricot:4,..."; else an InputError.
+
+    The tops are pieces of one box: at most ``copies`` of each flavoured piece, and the
+    one Sachertorte (RULES.md section 3).
+    """
     pieces = [parse_piece(piece, "--tops") for piece in text.split(",")]
     if len(pieces) != plates:
         raise InputError("--tops", text, f"{len(pieces)} pieces; allowed: one per plate, "
                                          f"{plates} in all, e.g. {TOPS_EXAMPLE}")
+    for piece, count in Counter(pieces).items():
+        most = 1 if piece[0] == NO_FLAVOUR else copies
+        if count > most:
+            raise InputError("--tops", text, f"{count} x {piece_name(*piece)}, but the box "
+                                             f"holds {most}; allowed: at most {copies} of "
+                                             "each flavoured piece and one Sachertorte")
     return pieces
 
 

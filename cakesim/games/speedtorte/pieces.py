@@ -64,9 +64,11 @@ def parse_piece(text: str, source: str = "piece") -> tuple[int, int]:
         return NO_FLAVOUR, 0
     name, _, count = text.partition(":")
     flavour = flavour_code(name)
-    if flavour < 0 or not count.strip().isdigit() or not 1 <= int(count) <= CANDLE_CODES:
+    # Candle counts are matched as text: int() fails on digits such as "³" or 5000 of them.
+    candles = {str(c): c for c in range(1, CANDLE_CODES + 1)}.get(count.strip())
+    if flavour < 0 or candles is None:
         raise InputError(source, text, f"not a piece; allowed: {allowed}")
-    return flavour, int(count)
+    return flavour, candles
 
 
 def piece_name(flavour: int, candles: int) -> str:

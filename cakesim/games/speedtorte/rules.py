@@ -12,8 +12,10 @@ from pathlib import Path
 import numpy as np
 
 from cakesim.errors import InputError
+from cakesim.games.base import check_score_fits
 from cakesim.games.speedtorte.cards import Catalogue, load_catalogue
 from cakesim.games.speedtorte.pieces import (
+    CANDLE_CODES,
     FLAVOURS,
     PIECE_TYPES,
     SACHER,
@@ -177,8 +179,8 @@ def parse_rules(data: dict, source: str, level_data: dict, level_source: str,
     if flavours != FLAVOURS:
         raise pieces.error("flavours", f"the piece encoding holds {list(FLAVOURS)}, in that "
                                        "order")
-    candles = pieces.get("candles", list)
-    if candles != [1, 7]:
+    candles = pieces.int_list("candles", 1, CANDLE_CODES)
+    if candles != [1, CANDLE_CODES]:
         raise pieces.error("candles", "the piece encoding holds candles 1 to 7: must be [1, 7]")
     table = top.sub("table")
     table.only(["plates", "hand_size", "displayed_cards", "min_players", "max_players"])
@@ -186,22 +188,51 @@ def parse_rules(data: dict, source: str, level_data: dict, level_source: str,
     points.only(["card", "regular_guest", "record_hunt_piece"])
     special = top.sub("special_orders")
     special.only(["fewer_cards", "rush_every", "rush_moves", "sachertorte"])
+    copies = pieces.int_in("copies", 1, 8)
     plates = table.int_in("plates", 4, 4)
+    hand_size = table.int_in("hand_size", 1, 10)
+    min_players = table.int_in("min_players", 1, 5)
+    max_players = table.int_in("max_players", min_players, 5)
+    # The deal lays out the plates, then a full hand per baker: the box (the Sachertorte
+    # aside, as it is not always in it) must hold them at the largest table.
+    box = len(FLAVOURS) * CANDLE_CODES * copies
+    needed = plates + max_players * hand_size
+    if needed > box:
+        raise table.error("hand_size", f"{plates} plates and {max_players} hands of "
+                                       f"{hand_size} need {needed} pieces, but the box holds "
+                                       f"{box} (copies = {copies}); allowed: at most "
+                                       f"{(box - plates) // max_players} per hand at "
+                                       f"{max_players} players")
+    levels = _levels(level_data, level_source)
+    fewer_cards = special.int_in("fewer_cards", 0, 10)
+    easiest = min(levels, key=lambda level: level.cards)
+    if fewer_cards >= easiest.cards:
+        raise special.error("fewer_cards", f"{fewer_cards} leaves level {easiest.name} "
+                                           f"({easiest.cards} cards) nothing to fulfil; "
+                                           f"allowed: 0 to {easiest.cards - 1}")
+    card_points = points.int_in("card", 0, 1000)
+    guest_points = points.int_in("regular_guest", 0, 1000)
+    record_hunt_piece = points.int_in("record_hunt_piece", 0, 100)
+    bonus = max(level.win_bonus for level in levels)
+    # Every card fulfilled at the highest points, the highest win bonus, and in the record
+    # hunt every piece (and the Sachertorte) still in the supply.
+    check_score_fits(points, "card", f"{len(catalogue.cards)} cards x "
+                                     f"{max(card_points, guest_points)} + a win bonus of "
+                                     f"{bonus} + {record_hunt_piece} x {box + 1} pieces",
+                     len(catalogue.cards) * max(card_points, guest_points) + bonus
+                     + record_hunt_piece * (box + 1))
     return RuleSet(
         name=top.get("name", str, Path(source).stem),
-        flavours=flavours, candles=(1, 7), copies=pieces.int_in("copies", 1, 8),
-        plates=plates, hand_size=table.int_in("hand_size", 1, 10),
+        flavours=flavours, candles=(1, CANDLE_CODES), copies=copies,
+        plates=plates, hand_size=hand_size,
         displayed_cards=table.int_in("displayed_cards", 1, 8),
-        min_players=table.int_in("min_players", 1, 5),
-        max_players=table.int_in("max_players", 1, 5),
-        card_points=points.int_in("card", 0, 1000),
-        regular_guest_points=points.int_in("regular_guest", 0, 1000),
-        record_hunt_piece=points.int_in("record_hunt_piece", 0, 100),
-        fewer_cards=special.int_in("fewer_cards", 0, 10),
+        min_players=min_players, max_players=max_players,
+        card_points=card_points, regular_guest_points=guest_points,
+        record_hunt_piece=record_hunt_piece, fewer_cards=fewer_cards,
         rush_every=special.int_in("rush_every", 1, 100),
         rush_moves=special.int_in("rush_moves", 1, 100),
         special_sachertorte=special.get("sachertorte", bool),
-        levels=_levels(level_data, level_source), catalogue=catalogue, timing=timing,
+        levels=levels, catalogue=catalogue, timing=timing,
         source=source, levels_source=level_source)
 
 
@@ -212,10 +243,7 @@ def _levels(data: dict, source: str) -> tuple[Level, ...]:
     for index, entry in enumerate(top.get("levels", list)):
         spec = Table(entry, source, f"levels[{index}]")
         spec.only(["name", "cards", "tiers", "families", "win_bonus"])
-        tiers = spec.get("tiers", list)
-        for tier in tiers:
-            if tier not in (1, 2, 3):
-                raise spec.error("tiers", f"{tier!r} is not allowed; allowed values: 1, 2, 3")
+        tiers = spec.int_list("tiers", 1, 3)
         families = spec.get("families", list)
         for family in families:
             if family not in FAMILIES:

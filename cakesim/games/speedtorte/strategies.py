@@ -25,21 +25,26 @@ from dataclasses import dataclass
 import numpy as np
 
 from cakesim.errors import InputError
+from cakesim.games.base import WEIGHT
 from cakesim.jit import jit_borrowing
 from cakesim.seeding import below
 from cakesim.tables import Table
 
 PARAMETERS = {
-    "fulfil": (10.0, "weight of fulfilling displayed cards, per 10 points"),
-    "closer": (2.0, "weight per plate that an unmet displayed card comes closer"),
-    "respect": (3.0, "penalty for covering a plate another baker asked to keep, or moving "
-                     "a card another baker can help with further away"),
-    "next_options": (1.0, "weight of the share of piece kinds the next baker could place"),
-    "tight_boost": (2.0, "extra factor on next_options when the next baker is tight"),
-    "own_options": (0.5, "weight of the share of the baker's own pieces that still fit"),
-    "tight_at": (1.0, "signal 'I'm getting tight' when at most this many pieces fit"),
-    "signal_help": (1.0, "1: signal 'I can help with card k'; 0: never"),
+    "fulfil": (10.0, WEIGHT, "weight of fulfilling displayed cards, per 10 points"),
+    "closer": (2.0, WEIGHT, "weight per plate that an unmet displayed card comes closer"),
+    "respect": (3.0, WEIGHT, "penalty for covering a plate another baker asked to keep, or "
+                             "moving a card another baker can help with further away"),
+    "next_options": (1.0, WEIGHT, "weight of the share of piece kinds the next baker could "
+                                  "place"),
+    "tight_boost": (2.0, WEIGHT, "extra factor on next_options when the next baker is tight"),
+    "own_options": (0.5, WEIGHT, "weight of the share of the baker's own pieces that still "
+                                 "fit"),
+    "tight_at": (1.0, WEIGHT, "signal 'I'm getting tight' when at most this many pieces fit"),
+    "signal_help": (1.0, (0.0, 1.0), "1: signal 'I can help with card k'; 0: never (any "
+                                     "value above 0 signals)"),
 }
+"""Every weight: its default, its allowed range and what it means."""
 CHOOSERS = {"weighted": 0, "random": 1}
 WEIGHTED, RANDOM = 0, 1
 
@@ -70,7 +75,7 @@ class Baker:
         """``[chooser code, weights in PARAMETERS order]`` as the kernel reads them."""
         given = dict(self.weights)
         return np.array([CHOOSERS[self.chooser],
-                         *(given.get(k, d) for k, (d, _) in PARAMETERS.items())])
+                         *(given.get(k, d) for k, (d, _, _) in PARAMETERS.items())])
 
     def describe(self) -> str:
         """One line: chooser and weights."""
@@ -101,8 +106,8 @@ def parse_strategy(name: str, table: Table) -> Baker:
     """A baker from an experiment's ``[strategies.NAME]`` table."""
     table.only(["chooser", *PARAMETERS])
     chooser = table.get("chooser", str, "weighted", CHOOSERS)
-    weights = tuple((k, table.get(k, float)) for k in PARAMETERS if k in table.data)
-    return Baker(name, chooser, weights)
+    weights = table.numbers({k: span for k, (_, span, _) in PARAMETERS.items()})
+    return Baker(name, chooser, tuple(weights.items()))
 
 
 def strategy_arrays(bakers: list[Baker]) -> np.ndarray:
