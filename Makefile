@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 EXP    ?= first_player_bias
 
-.PHONY: install test experiment bench parity lint baseline regress reports clean
+.PHONY: install test experiment bench parity gate-check lint baseline regress reports clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +24,11 @@ experiment: install  ## run experiments/$(EXP).toml and write reports/$(EXP)/
 bench: install  ## kernel games/s per core against the reference engine, in one run
 	$(PY) -m cakesim.bench $(ARGS)
 
-parity: install  ## the long kernel-against-reference run (5,000 games per setting)
+parity: install  ## the long kernel-against-reference runs and interval-coverage runs
 	$(PY) -m pytest -q -m slow
+
+gate-check: install  ## the regression gate's false alarms over 100 seed changes, and its power
+	$(PY) -m cakesim.gate_check $(ARGS)
 
 baseline: install  ## write reports/baselines/EXP.json for every experiment (CI size)
 	$(PY) -m cakesim baseline $(ARGS)

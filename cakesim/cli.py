@@ -158,7 +158,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _whole(text: str, low: int, high: int, allowed: str = "") -> int:
-    """``text`` as a whole number from ``low`` to ``high``; else an error saying what is."""
+    """``text`` as a whole number from ``low`` to ``high``; ``allowed`` says so in words."""
     allowed = allowed or f"{low} to {high}"
     try:
         value = int(text)

@@ -2,9 +2,9 @@
 
 The ``[contrasts]`` section names pairs of tables that differ in one player's strategy
 (e.g. keeping against eating a finisher). Both tables play the same seed, hence the same
-deals, so the difference in that player's score and win share is taken game by game
-(paired), with a 95 % Student-t interval. Use duplicate deals so the player sits in every
-seat.
+deals, so the difference in that player's score and win share is taken deal by deal
+(paired; on duplicate deals a deal's rotations are one sample), with a 95 % Student-t
+interval. Use duplicate deals so the player sits in every seat.
 """
 
 from dataclasses import dataclass
@@ -38,13 +38,14 @@ def parse(table: Table) -> ContrastQuestion:
     return ContrastQuestion(tuple(tuple(p) for p in pairs), table.int_in("player", 1, 5, 1))
 
 
-def _player_games(run, player: int) -> tuple[np.ndarray, np.ndarray]:
-    rows = run.rows.loc[run.rows["player"] == player].sort_values("game")
-    return (rows["total"].to_numpy(np.float64), rows["win_units"].to_numpy(np.float64))
+def _player_deals(run, player: int) -> tuple[np.ndarray, np.ndarray]:
+    """The player's mean score and win units per game, deal by deal."""
+    per_deal = run.totals.games_per_deal
+    return tuple(run.by_deal.player[m][:, player] / per_deal for m in ("total", "win_units"))
 
 
 def analyse(experiment, runs, question: ContrastQuestion, n_jobs: int = -1) -> dict:
-    """Per pair: the player's score and win-share difference (A minus B), paired by game."""
+    """Per pair: the player's score and win-share difference (A minus B), paired by deal."""
     from cakesim.games import get_game
 
     by_label = {run.table.label: run for run in runs}
@@ -56,12 +57,12 @@ def analyse(experiment, runs, question: ContrastQuestion, n_jobs: int = -1) -> d
                 raise ValueError(f"contrasts: no table {label!r}; tables: "
                                  f"{', '.join(by_label)}")
         run_a, run_b = by_label[a], by_label[b]
-        if not (run_a.rows_complete and run_b.rows_complete
-                and run_a.totals.games == run_b.totals.games):
-            raise ValueError(f"contrasts: {a!r} and {b!r} need every game's row and equal "
-                             "game counts")
-        total_a, units_a = _player_games(run_a, question.player - 1)
-        total_b, units_b = _player_games(run_b, question.player - 1)
+        if (run_a.by_deal is None or run_b.by_deal is None
+                or run_a.by_deal.deals != run_b.by_deal.deals):
+            raise ValueError(f"contrasts: {a!r} and {b!r} need every deal's sums (keep_rows "
+                             "at least the games per table) and equal deal counts")
+        total_a, units_a = _player_deals(run_a, question.player - 1)
+        total_b, units_b = _player_deals(run_b, question.player - 1)
         found.append({"table": a, "against": b, "player": question.player,
                       "score": paired_difference(total_a, total_b).as_dict(),
                       "win_share": paired_difference(units_a / win_units,
@@ -90,7 +91,7 @@ def markdown(data: dict, plot: None) -> list[str]:
     """The contrasts as a table."""
     lines = ["## Paired contrasts", "",
              "The compared player's score and win share at the first table minus at the "
-             "second, game by game on identical deals (95 % intervals).", "",
+             "second, deal by deal on identical deals (95 % intervals).", "",
              "| table | against | player | score difference | win-share difference |",
              "|---|---|---|---|---|"]
     for c in data["contrasts"]:

@@ -61,9 +61,10 @@ def item_summary(runs: list[TableRun]) -> list[dict]:
             continue
         found.append({
             "item": name, **details[k], "shown": int(shown[:, k].sum()),
-            "fulfilled_share": ratio_by_deal(done[:, k], shown[:, k]).as_dict(),
+            "fulfilled_share": ratio_by_deal(done[:, k], shown[:, k], share=True).as_dict(),
             "placements_to_fulfil": ratio_by_deal(items["wait"][:, k], done[:, k]).as_dict(),
-            "on_display_at_loss": ratio_by_deal(items["at_loss"][:, k], lost).as_dict()
+            "on_display_at_loss": ratio_by_deal(items["at_loss"][:, k], lost,
+                                                share=True).as_dict()
             if lost.sum() else None,
         })
     return found

@@ -11,8 +11,9 @@ from matplotlib.figure import Figure
 
 
 def new_figure(rows: int = 1, columns: int = 1, **options) -> tuple[Figure, object]:
-    """A figure with a grid of axes (``squeeze`` and ``sharey`` as in pyplot.subplots)."""
-    layout = {k: options.pop(k) for k in ("squeeze", "sharey", "sharex") if k in options}
+    """A figure with a grid of axes; layout options as in ``pyplot.subplots``."""
+    layout = {k: options.pop(k) for k in ("squeeze", "sharey", "sharex", "width_ratios",
+                                          "height_ratios") if k in options}
     fig = Figure(**options)
     return fig, fig.subplots(rows, columns, **layout)
 

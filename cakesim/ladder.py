@@ -13,11 +13,9 @@ same seed, hence the same deals.
 
 **The win matrix** is the result. Cell (i, j) is i's share of the games against j, with a
 95 % interval computed by deal: the games of one deal (both seatings of a duplicate deal)
-share the cards, so they are one cluster, not independent trials. With ``w_d`` i's wins
-and ``g_d`` the games on deal d (D deals), the share ``r = sum w_d / sum g_d`` has the
-standard error ``sqrt(sum (w_d - r g_d)^2 / (D (D - 1))) / mean(g_d)``, and the interval
-is Student-t with D - 1 degrees of freedom (``stats.ratio_by_deal``). With equally many
-games on every deal this is the t interval of the mean of the per-deal win shares.
+share the cards, so they are one cluster, not independent trials. The interval is
+Wilson's at the effective sample size of the per-deal win shares' variance
+(``stats.win_share``), so it stays within 0 to 100 % near the edges.
 
 **Elo ratings** summarise the matrix through the Bradley-Terry model: i beats j with
 chance ``1 / (1 + exp(b_j - b_i))``. The maximum-likelihood strengths ``b`` (mean zero,
@@ -53,7 +51,7 @@ from scipy import optimize
 from scipy import stats as scipy_stats
 from scipy.special import expit, xlogy
 
-from cakesim.stats import ratio_by_deal, z_value
+from cakesim.stats import win_share, z_value
 from cakesim.tables import Table
 
 ELO_SCALE = 400 / math.log(10)
@@ -247,8 +245,19 @@ def bootstrap(results: Results, seed: int, replicates: int = REPLICATES) -> np.n
     rng = np.random.default_rng(seed)
     # How often each deal is drawn in each replicate: one multinomial draw of D deals.
     drawn = rng.multinomial(deals, np.full(deals, 1 / deals), size=replicates)
-    played = results.matrix() > 0
-    return _fit(results.matrix(drawn.astype(np.float64)), played)
+    return _fit(results.matrix(drawn.astype(np.float64)), _played(results.matrix()))
+
+
+def _played(wins: np.ndarray) -> np.ndarray:
+    """Pairings with at least one game: either side won something (ties count half)."""
+    return (wins + wins.T) > 0
+
+
+def _cell(wins: np.ndarray, games: np.ndarray) -> dict:
+    """One strategy's win share against another from per-deal wins, interval by deal."""
+    per_deal = int(games[0])
+    return win_share(float(wins.sum()), float((wins * wins).sum()), wins.size, per_deal,
+                     1).as_dict()
 
 
 def analyse(experiment, runs, question: LadderQuestion, n_jobs: int = -1) -> dict:
@@ -260,10 +269,10 @@ def analyse(experiment, runs, question: LadderQuestion, n_jobs: int = -1) -> dic
     matrix = [[None] * k for _ in range(k)]
     for (i, j), wins, games in zip(results.pairs, results.wins, results.games, strict=True):
         dealt = games > 0
-        matrix[i][j] = ratio_by_deal(wins[0, dealt], games[dealt]).as_dict()
-        matrix[j][i] = ratio_by_deal(wins[1, dealt], games[dealt]).as_dict()
+        matrix[i][j] = _cell(wins[0, dealt], games[dealt])
+        matrix[j][i] = _cell(wins[1, dealt], games[dealt])
     wins = results.matrix()
-    strength = _fit(wins, wins > 0)
+    strength = _fit(wins, _played(wins))
     replicates = bootstrap(results, experiment.seed)
     spread = z_value() * ELO_SCALE * replicates.std(axis=0, ddof=1)
     per_pairing = results.games.sum(axis=1)

@@ -118,8 +118,8 @@ def win_share(units: float, units_sq: float, deals: int, per_deal: int, win_unit
     return Estimate(share, effective.low, effective.high, deals)
 
 
-def ratio_by_deal(numerator: np.ndarray, denominator: np.ndarray,
-                  level: float = LEVEL) -> Estimate:
+def ratio_by_deal(numerator: np.ndarray, denominator: np.ndarray, level: float = LEVEL,
+                  share: bool = False) -> Estimate:
     """``sum(numerator) / sum(denominator)`` over deals, with a delta-method interval.
 
     For pooled numbers such as an order card's fulfilled share over all tables: each
@@ -137,7 +137,10 @@ def ratio_by_deal(numerator: np.ndarray, denominator: np.ndarray,
         return Estimate(ratio, -math.inf, math.inf, deals)
     se = math.sqrt(float((influence * influence).sum()) * deals / (deals - 1))
     half = float(scipy_stats.t.ppf(0.5 + level / 2, deals - 1)) * se
-    return Estimate(ratio, ratio - half, ratio + half, deals)
+    low, high = ratio - half, ratio + half
+    if share:
+        low, high = max(low, 0.0), min(high, 1.0)
+    return Estimate(ratio, low, high, deals)
 
 
 MARGIN = 0.01

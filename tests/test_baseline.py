@@ -178,3 +178,30 @@ def test_holm_adjusts_like_the_textbook():
     assert two_sample_p(1.0, 0.1, 1.0, 0.2) == 1.0
     assert two_sample_p(1.0, 0.0, 1.5, 0.0) == 0.0
     assert abs(two_sample_p(0.0, 0.3, 0.5, 0.4) - 0.3173) < 1e-4
+
+
+def test_a_changed_strategy_default_is_a_changed_configuration(in_tmp, tiny_experiment,
+                                                               monkeypatch):
+    from cakesim.baseline import config_hash
+    from cakesim.experiment import load_experiment
+    from cakesim.games.piece_o_cake import strategies
+
+    path = tiny_experiment()
+    before = config_hash(load_experiment(str(path), ci=True))
+    default, *rest = strategies.PARAMETERS["uncertainty"]
+    changed = dict(strategies.PARAMETERS, uncertainty=(2 * default, *rest))
+    monkeypatch.setattr(strategies, "PARAMETERS", changed)
+    assert config_hash(load_experiment(str(path), ci=True)) != before
+
+
+def test_summary_json_is_strict_and_records_files_and_resolved_strategies(in_tmp,
+                                                                          tiny_experiment):
+    path = tiny_experiment()
+    api.run_experiment(path, games=60, n_jobs=1, progress=False, cache=False,
+                       out=in_tmp / "out", sample_size=False)
+    text = (in_tmp / "out" / "summary.json").read_text()
+    summary = json.loads(text, parse_constant=lambda token: pytest.fail(f"bare {token}"))
+    assert any(name.endswith("rules.toml") and len(sha) == 64
+               for name, sha in summary["files"].items())
+    resolved = summary["tables"][0]["strategies"][0]["resolved"]
+    assert len(resolved["params"]) == 4 and resolved["chooser"] == "greedy"

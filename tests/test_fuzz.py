@@ -41,12 +41,12 @@ game = "{game}"
 seed = 3
 games = 100
 
-[strategies.{strategy}]
+[strategies.s]
 {weights}
 
 [[tables]]
 players = {players}
-seats = "{strategy}"
+seats = "s"
 """
 
 
@@ -82,10 +82,9 @@ def rules_with(game: str, *changes: tuple[str, str]) -> str:
     return text
 
 
-def experiment(game: str, weights: str = "", strategy: str = "s", players: int = 3,
-               head: str = "") -> str:
-    """A small experiment of ``game``; ``head`` adds lines to its ``[experiment]``."""
-    text = EXPERIMENT.format(game=game, strategy=strategy, weights=weights, players=players)
+def experiment(game: str, weights: str = "", players: int = 3, head: str = "") -> str:
+    """A small experiment: strategy ``s`` of ``weights``, ``head`` added to ``[experiment]``."""
+    text = EXPERIMENT.format(game=game, weights=weights, players=players)
     return text.replace('games = 100\n', f'games = 100\n{head}\n')
 
 
@@ -97,22 +96,23 @@ def crash_free(argv: list[str]) -> subprocess.CompletedProcess:
 
 # --- 1. Speedtorte hands and plates that do not fit in the box --------------------------
 
-@pytest.mark.parametrize(("hand_size", "players"), [(10, 5), (7, 4)])
-def test_hands_that_do_not_fit_the_box_are_refused(tmp_path, hand_size, players):
-    # Once: a segmentation fault (10 cards, 5 players), or games with "supply_left -4".
+@pytest.mark.parametrize(("hand_size", "players", "command"), [(10, 5, "replay"), (7, 4, "run")])
+def test_hands_that_do_not_fit_the_box_are_refused(tmp_path, hand_size, players, command):
+    # Once: a segmentation fault (10 pieces a hand, 5 players), or games reporting
+    # "supply_left -4" (7 pieces, 4 players), and a ValueError from replay.
     rules = write(tmp_path, "small_box.toml", rules_with(
         "speedtorte", ("copies = 2 ", "copies = 1 "),
         ("hand_size = 4", f"hand_size = {hand_size}")))
     exp = write(tmp_path, "exp.toml", experiment("speedtorte", players=players,
                                                   head='rules = "small_box.toml"'))
-    for argv in (["replay", "speedtorte", "--seed", "1", "--game", "0", "--players",
-                  str(players), "--rules", rules],
-                 ["run", exp, "--quiet", "--no-cache", "--n-jobs", "1",
-                  "--out", str(tmp_path / "out")]):
-        done = crash_free(argv)
-        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
-        assert "small_box.toml: table.hand_size:" in done.stderr
-        assert "allowed: at most 4 per hand at 5 players" in done.stderr
+    argv = {"replay": ["replay", "speedtorte", "--seed", "1", "--game", "0", "--players",
+                       str(players), "--rules", rules],
+            "run": ["run", exp, "--quiet", "--no-cache", "--n-jobs", "1",
+                    "--out", str(tmp_path / "out")]}[command]
+    done = crash_free(argv)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert "small_box.toml: table.hand_size:" in done.stderr
+    assert "allowed: at most 4 per hand at 5 players" in done.stderr
 
 
 # --- 2. Scores that overflow the kernels' result type -----------------------------------
@@ -282,6 +282,20 @@ def test_special_orders_must_leave_a_card_to_fulfil(tmp_path, capsys):
             "few.toml", "special_orders.fewer_cards:", "allowed: 0 to 5")
 
 
+def test_every_level_needs_a_seed_budget(tmp_path, capsys):
+    timing = Path(speedtorte.RULES.timing.source).read_text().replace("Meister = 195", "")
+    path = write(tmp_path, "timing.toml", timing)
+    refused(capsys, ["speedtorte", "budget", "--level", "Meister", "--players", "3", "--target",
+                     "0.5", "--timing", path], "timing.toml", "budgets.Meister: missing")
+
+
+@pytest.mark.parametrize(("flag", "value", "says"), [
+    ("--games", "2000000", "allowed: 1 to 1000000"), ("--players", "9", "allowed: 1 to 5")])
+def test_budget_flags(capsys, flag, value, says):
+    argv = ["speedtorte", "budget", "--level", "Meister", "--players", "3", "--target", "0.5"]
+    refused(capsys, [*argv, flag, value], flag, says)
+
+
 @pytest.mark.parametrize(("tops", "says"), [
     ("sacher,sacher,apricot:1,apricot:2", "2 x Sachertorte, but the box holds 1"),
     ("apricot:1,apricot:1,Aprikose:1,apricot:2", "3 x apricot 1, but the box holds 2"),
@@ -377,7 +391,7 @@ def test_mutated_rule_files_are_refused_or_play_alike(tmp_path, capsys, game, da
                 "mutated.toml")
         return
     event("accepted")
-    players = data.draw(st.integers(rules.min_players, min(rules.max_players, 5)), "players")
+    players = data.draw(st.integers(rules.min_players, rules.max_players), "players")
     play_both_engines(game, rules, players)
 
 

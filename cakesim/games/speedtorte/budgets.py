@@ -14,9 +14,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from cakesim.errors import InputError
 from cakesim.games.base import TableSpec
 from cakesim.games.speedtorte.timing import PARAMETERS
-from cakesim.runner import run_table
+from cakesim.runner import DEFAULT_KEEP_ROWS, run_table
 from cakesim.stats import wilson
 from cakesim.tables import Table
 
@@ -134,13 +135,17 @@ def recommend_budget(rules, level: str, players: int, target: float, profile: st
     from cakesim.games.speedtorte.game import GAME
     from cakesim.games.speedtorte.strategies import named_strategy
 
+    if games > DEFAULT_KEEP_ROWS:
+        # The budget is a quantile of every game's finishing time: all rows must be kept.
+        raise InputError("--games", "games", f"{games} is out of range; allowed: 1 to "
+                                             f"{DEFAULT_KEEP_ROWS} (every game's time is kept)")
     profile = rules.timing.profile(profile).name
     table = GAME.table(rules, players, [named_strategy("team")] * players, "eilauftrag",
                        level=level, profile=profile)
+    seed_budget = rules.timing.seed_budget(table.rules.level.name, players)
     run = run_table(table, games, seed, n_jobs, progress=False)
     seconds = finishing_seconds(run.rows)
     estimate = budget_estimate(seconds, target, bootstrap, seed)
-    seed_budget = rules.timing.seed_budget(table.rules.level.name, players)
     at_seed = win_rate_at(seconds, seed_budget)
     lines = [f"{table.rules.level.name}, {players} player(s), {profile} bakers: {games:,} "
              f"Eilauftrag games (seed {seed}, team bakers)"]

@@ -61,6 +61,10 @@ class Timing:
 
     def seed_budget(self, level: str, players: int) -> float:
         """The seed's budget in seconds for ``level`` at ``players`` (+15 s for two)."""
+        if level not in self.budgets:
+            raise Table({}, self.source).error(
+                f"budgets.{level}", f"missing: level {level!r} has no seed budget; budgets "
+                                    f"given for: {', '.join(self.budgets) or 'none'}")
         return self.budgets[level] + (self.two_players_extra if players == 2 else 0.0)
 
 
