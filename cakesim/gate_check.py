@@ -71,10 +71,20 @@ def ci_baseline(name: str, seed: int) -> Baseline:
     return make_baseline(e, runs, [], analyse_sections(e, runs, 1))
 
 
-def false_alarms(baselines: list[Baseline]) -> tuple[int, int]:
-    """Failed checks among consecutive pairs of runs that differ only in their seed."""
-    failed = sum(compare(a, b, []).failed for a, b in itertools.pairwise(baselines))
-    return failed, len(baselines) - 1
+def false_alarms(baselines: list[Baseline]) -> tuple[int, int, list[str]]:
+    """Failed checks among consecutive pairs of runs that differ only in their seed.
+
+    Also returns the numbers that failed, seed by seed, to show where alarms come from.
+    """
+    failed, where = 0, []
+    for a, b in itertools.pairwise(baselines):
+        result = compare(a, b, [])
+        if result.failed:
+            failed += 1
+            moves = result.moves
+            where += [f"seed {b.record['seed']}: {n}" for n in
+                      moves.loc[moves["significant"] & moves["material"], "number"]]
+    return failed, len(baselines) - 1, where
 
 
 def moved(base: Baseline, other: Baseline, table: int, seat: int, delta: float,
@@ -138,9 +148,11 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         seeds = range(args.first_seed, args.first_seed + args.seeds)
         baselines = Parallel(n_jobs=args.n_jobs)(delayed(ci_baseline)(name, s) for s in seeds)
-        failed, checks = false_alarms(baselines)
+        failed, checks, where = false_alarms(baselines)
         print(f"{name}: false alarms {failed} of {checks} seed changes "
               f"({100 * failed / checks:.1f} %)", flush=True)
+        for line in where:
+            print(f"  alarm at {line}")
         pairs = list(itertools.pairwise(baselines))[:args.power_seeds]
         if "0/seat/win_units" not in baselines[0].arrays:
             continue

@@ -132,7 +132,8 @@ def _same_apart_from_variant(a, b) -> bool:
 def headline(summary: dict) -> str:
     """The answer in one line: the first seat's win share per table of the first strategy mix.
 
-    A variant's share follows its base table's after an arrow.
+    A variant's share follows its base table's after an arrow; each share carries its
+    verdict in a word (``disadvantaged``, ``fair``, ...; the report says by how much).
     """
     tables = summary["tables"]
     primary = [t for t in tables if t["strategies"] == tables[0]["strategies"]]
@@ -141,10 +142,19 @@ def headline(summary: dict) -> str:
     for players in sorted({t["players"] for t in primary}):
         shares = [f"{100 * t['seats'][0]['win_share']['value']:.1f} %"
                   + ("" if t["variant"] == "base" else f" with {t['variant']}")
+                  + f", {_short(t['seats'][0]['verdict'])}"
                   for t in primary if t["players"] == players]
-        parts.append(f"{players}P {' -> '.join(shares)} (fair {100 / players:.1f})")
+        parts.append(f"{players}P (fair {100 / players:.1f} %): {' -> '.join(shares)}")
     names = ", ".join(s["name"] for s in tables[0]["strategies"])
     return f"{role.capitalize()}'s win share, {names} play: {'; '.join(parts)}."
+
+
+def _short(verdict: dict) -> str:
+    """A verdict in a few words: ``disadvantaged by > 1 pp``, ``fair within ±1 pp``, ..."""
+    m = f"{100 * verdict['margin']:g} pp"
+    return {"disadvantaged": f"disadvantaged by > {m}", "advantaged": f"advantaged by > {m}",
+            "fair": f"fair within ±{m}", "below": "below fair", "above": "above fair",
+            "inconclusive": "inconclusive"}[verdict["word"]]
 
 
 def write_report(experiment, runs, out: Path, command: str,
@@ -256,8 +266,9 @@ def _competitive(summary: dict, plot: str) -> list[str]:
               f"±{margin:g} pp* when the whole interval lies inside it (two one-sided "
               "tests); *below (above) fair* when it excludes fair but a gap smaller than the "
               "margin is not ruled out; otherwise *inconclusive*, with the games the "
-              "planner estimates it needs. Control tables (random play) check the machinery, "
-              "not the game.", "",
+              "planner estimates it needs. Control tables (random play) show the seat effects "
+              "the rules alone give players who do not try; they are not the answer for "
+              "players who do.", "",
               "Win shares split a shared first place evenly. Intervals in the tables are 95 % "
               "and computed by deal (on duplicate deals the P rotations of a deal are one "
               "sample). Win shares: Wilson where every outcome is a whole win or loss on "

@@ -65,6 +65,11 @@ seats = "greedy"
     ('seats = "greedy"', 'seats = "clever"', "unknown strategy 'clever'"),
     ('chooser = "greedy"', 'chooser = "greedy"\neat_weight = -1', "allowed: 0 to 1000000"),
     ('variant = ["base", "compensation"]', 'variant = "joker"', "allowed values: base"),
+    ('players = [3, 5]\nvariant = ["base", "compensation"]',
+     'players = 5\nvariant = "compensation"',
+     "tables: every table was skipped: 5 players: no compensation variant"),
+    ('seed = 3', 'seed = 3\nmargin = 0.7', "experiment.margin: 0.7 is out of range"),
+    ('[[tables]]', '[[tables]]\ncontrol = "yes"', "tables[0].control: must be true or false"),
 ])
 def test_bad_experiments_exit_2_naming_file_and_key(tmp_path, capsys, old, new, message):
     path = _write(tmp_path, "tiny.toml", EXPERIMENT.replace(old, new))

@@ -13,8 +13,9 @@ def test_the_index_lists_every_report_with_its_headline(tmp_path, tiny_experimen
                             out=tmp_path / "reports" / "tiny")
     summary = json.loads((tmp_path / "reports" / "tiny" / "summary.json").read_text())
     share = summary["tables"][0]["seats"][0]["win_share"]["value"]
+    word = summary["tables"][0]["seats"][0]["verdict"]["word"]
     assert summary["headline"].startswith("First waiter's win share, greedy-balanced play: 3P "
-                                          f"{100 * share:.1f} % -> ")
+                                          f"(fair 33.3 %): {100 * share:.1f} %, {word}")
     assert summary["sample_size"]["pilot_games"] == 300
     assert len(summary["sample_size"]["seats"]) == 3 + 3 + 4 + 4
     assert "## Sample size and duplicate deals" in result.report.read_text()
