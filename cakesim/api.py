@@ -26,7 +26,7 @@ from cakesim.experiment import (
 from cakesim.games import get_game
 from cakesim.planner import Question, plan_tables
 from cakesim.project import experiments_dir, reports_dir
-from cakesim.report import write_index, write_report
+from cakesim.report import shown_path, write_index, write_report
 from cakesim.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS, TableRun, backend, run_table
 from cakesim.sprt import SprtClaim, SprtResult, sequential_test
 
@@ -97,7 +97,8 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
     report = None
     if write:
         out = Path(out) if out is not None else reports_dir() / experiment.name
-        command = f"cakesim run {shlex.quote(str(experiment.path))} --seed {experiment.seed}"
+        command = (f"cakesim run {shlex.quote(shown_path(experiment.path))} "
+                   f"--seed {experiment.seed}")
         if games is not None:
             command += f" --games {games}"
         report = write_report(experiment, runs, out, command, plan, sections)

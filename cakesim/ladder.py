@@ -359,8 +359,8 @@ def markdown(data: dict, plot: str) -> list[str]:
     lines += ["### Head to head", "",
               "The row strategy's share of the games against the column strategy (a shared "
               "first place split). 95 % intervals by deal: the games of one deal share the "
-              f"cards, so each of the {data['deals']:,} deals counts once (Student t over the "
-              "per-deal win shares).", "",
+              f"cards, so each of the {data['deals']:,} deals counts once (Wilson's interval "
+              "at the effective sample size of the per-deal win shares).", "",
               "| | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
     for i, name in enumerate(names):
         cells = ["—" if e is None else _percent(e) for e in data["win_matrix"][i]]

@@ -62,8 +62,8 @@ def summarise(experiment, runs) -> dict:
         "experiment": experiment.name, "title": experiment.title,
         "question": experiment.question, "game": experiment.game,
         "seed": experiment.seed, "games_per_table": experiment.table_games,
-        "cakesim_version": __version__, "rules": _shown_path(experiment.rules_source),
-        "files": {_shown_path(path): sha for path, sha in
+        "cakesim_version": __version__, "rules": shown_path(experiment.rules_source),
+        "files": {shown_path(path): sha for path, sha in
                   file_digests(run.table.rules for run in runs).items()},
         "written": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "config": experiment.config, "skipped": experiment.skipped,
@@ -89,12 +89,12 @@ def _finite(value):
     return value
 
 
-def _shown_path(source: str) -> str:
+def shown_path(source: str | Path) -> str:
     """A path relative to the working directory when it lies below it."""
     try:
         return str(Path(source).resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
-        return source
+        return str(source)
 
 
 def _comparisons(game, runs) -> list[dict]:
@@ -226,12 +226,16 @@ def _markdown(summary: dict, plot: str, sections: list[str]) -> str:
     if summary["question"]:
         lines += [f"**Question.** {summary['question']}", ""]
     lines += ["## Answer", ""]
+    if sections:
+        # The experiment's own question (a ladder, contrasts, budgets) comes first.
+        said = summary["headline"] in "\n".join(sections)
+        lines += ([] if said else [f"**{summary['headline']}**", ""]) + [
+            *sections, "## Every table", ""]
     if summary["cooperative"]:
-        lines += [summary["headline"], "", f"![win rate]({plot})", "",
-                  *cooperative.markdown(summary)]
+        lines += ([] if sections else [summary["headline"], ""]) + [
+            f"![win rate]({plot})", "", *cooperative.markdown(summary)]
     else:
         lines += _competitive(summary, plot)
-    lines += sections
     if summary["skipped"]:
         lines += ["## Not run", ""] + [f"- {s}" for s in dict.fromkeys(summary["skipped"])]
         lines.append("")
