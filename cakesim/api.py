@@ -142,15 +142,19 @@ def sprt(path: str | Path, table: str, seat: int = 0, delta: float = 0.02,
     return sequential_test(experiment.table_named(table), experiment.seed, claim)
 
 
-def ci_run(path: str | Path, n_jobs: int = -1,
-           progress: bool = False) -> tuple[Baseline, list[SprtResult]]:
-    """Play an experiment at its ``[ci]`` size (never from the cache): its baseline."""
-    experiment = load_experiment(str(path), ci=True)
+def ci_run(path: str | Path, n_jobs: int = -1, progress: bool = False,
+           seed: int | None = None,
+           sequential: bool = True) -> tuple[Baseline, list[SprtResult]]:
+    """Play an experiment at its ``[ci]`` size (never from the cache): its baseline.
+
+    ``seed`` replaces the ``[ci]`` seed; without ``sequential`` the SPRT claims are skipped.
+    """
+    experiment = load_experiment(str(path), seed=seed, ci=True)
     runs = [run_table(table, count, experiment.seed, n_jobs, experiment.chunk_size,
                       experiment.keep_rows, progress)
             for table, count in zip(experiment.tables, experiment.table_games, strict=True)]
     tests = [sequential_test(experiment.table_named(c.table), experiment.seed, c)
-             for c in experiment.ci.sprt]
+             for c in experiment.ci.sprt] if sequential else []
     return make_baseline(experiment, runs, tests, analyse_sections(experiment, runs, n_jobs)), tests
 
 

@@ -37,10 +37,10 @@ from cakesim.experiment import Experiment, section_module
 from cakesim.fingerprint import code_version, digest, table_digest
 from cakesim.games import get_game
 from cakesim.project import baselines_dir
-from cakesim.report import strict_json, summarise
+from cakesim.report import files_in_force, strict_json
 from cakesim.runner import TableRun
 from cakesim.sprt import SprtResult
-from cakesim.stats import Estimate, holm, two_sample_p
+from cakesim.stats import Estimate, holm, influence_se, ratio_influence, two_sample_p
 
 GATED_SEAT_METRICS = ("win_units", "total")
 """Seat metrics whose per-deal sums the baseline keeps (win share, mean score)."""
@@ -105,23 +105,6 @@ def _games(values: np.ndarray, per_deal: int) -> np.ndarray:
     return np.full(values.shape[0], float(per_deal))
 
 
-def _influence(numerator: np.ndarray, denominator: np.ndarray) -> tuple[float, np.ndarray]:
-    """A ratio of sums and each deal's share of its deviation (delta method); NaN if 0/0."""
-    a = np.asarray(numerator, np.float64)
-    b = np.asarray(denominator, np.float64)
-    bottom = float(b.sum())
-    if bottom == 0:
-        return math.nan, np.zeros_like(a)
-    value = float(a.sum()) / bottom
-    return value, (a - value * b) / bottom
-
-
-def _spread(influence: np.ndarray) -> float:
-    """Standard error of a ratio from its deals' influences."""
-    n = influence.size
-    return math.sqrt(float((influence * influence).sum()) * n / (n - 1)) if n > 1 else math.inf
-
-
 def config_hash(experiment: Experiment) -> str:
     """A hash of what decides the numbers: every table's rules and strategies, seed, sizes."""
     return digest({"tables": [table_digest(t) for t in experiment.tables],
@@ -150,7 +133,6 @@ def make_baseline(experiment: Experiment, runs: list[TableRun], sprt: list[SprtR
                   sections: dict | None = None) -> Baseline:
     """The baseline of a CI-sized run (with its game-specific sections' numbers)."""
     game = get_game(experiment.game)
-    summary = summarise(experiment, runs)
     arrays = deal_arrays(experiment, runs)
     tables = [{"label": run.table.label, "games_per_deal": run.table.games_per_deal}
               for run in runs]
@@ -160,13 +142,13 @@ def make_baseline(experiment: Experiment, runs: list[TableRun], sprt: list[SprtR
         "seed": experiment.seed, "games_per_table": experiment.table_games,
         "config_hash": config_hash(experiment), "results_digest": results_digest(runs),
         "level": experiment.ci.level, "materiality": experiment.ci.materiality,
-        "files": summary["files"], "win_units": game.win_units, "tables": tables,
+        "files": files_in_force(runs), "win_units": game.win_units, "tables": tables,
         "items": items, "numbers": {}, "section_numbers": {},
         "sprt": [r.as_dict() for r in sprt],
     }
     for name, (top, bottom) in gated_ratios(tables, items, game.win_units, arrays).items():
-        value, influence = _influence(top, bottom)
-        record["numbers"][name] = {"value": value, "se": _spread(influence),
+        value, influence = ratio_influence(top, bottom)
+        record["numbers"][name] = {"value": value, "se": influence_se(influence),
                                    "deals": int(influence.size)}
     for name, data in (sections or {}).items():
         for number, e in section_module(experiment, name).numbers(data).items():
@@ -267,12 +249,12 @@ def _moves(baseline: Baseline, now: Baseline, paired: bool) -> pd.DataFrame:
     rows = []
     old, new = baseline.ratios(), now.ratios()
     for name in old.keys() & new.keys():
-        v0, u0 = _influence(*old[name])
-        v1, u1 = _influence(*new[name])
+        v0, u0 = ratio_influence(*old[name])
+        v1, u1 = ratio_influence(*new[name])
         if math.isnan(v0) or math.isnan(v1):
             continue  # an item never shown in one of the runs: nothing to compare
-        se = (_spread(u1 - u0) if paired and u0.size == u1.size
-              else math.hypot(_spread(u0), _spread(u1)))
+        se = (influence_se(u1 - u0) if paired and u0.size == u1.size
+              else math.hypot(influence_se(u0), influence_se(u1)))
         rows.append(_row(name, v0, v1, se))
     before = baseline.record.get("section_numbers", {})
     after = now.record["section_numbers"]

@@ -26,10 +26,9 @@ from pathlib import Path
 import numpy as np
 from joblib import Parallel, delayed
 
-from cakesim.api import analyse_sections
-from cakesim.baseline import Baseline, compare, make_baseline
+from cakesim.api import ci_run
+from cakesim.baseline import Baseline, compare
 from cakesim.experiment import experiment_paths, load_experiment
-from cakesim.runner import run_table
 
 
 def edited(name: str, change: str, folder: Path) -> str:
@@ -65,10 +64,7 @@ def real_power(name: str, change: str, seeds: range, n_jobs: int) -> list[tuple]
 
 def ci_baseline(name: str, seed: int) -> Baseline:
     """The experiment's ``[ci]``-sized run at ``seed``, as a baseline (no SPRT)."""
-    e = load_experiment(name, ci=True, seed=seed)
-    runs = [run_table(t, g, e.seed, 1, e.chunk_size, e.keep_rows, progress=False)
-            for t, g in zip(e.tables, e.table_games, strict=True)]
-    return make_baseline(e, runs, [], analyse_sections(e, runs, 1))
+    return ci_run(name, n_jobs=1, seed=seed, sequential=False)[0]
 
 
 def false_alarms(baselines: list[Baseline]) -> tuple[int, int, list[str]]:

@@ -122,14 +122,9 @@ def merge_identical(game, strategies: dict, players: int = 2) -> dict[str, str]:
 
 def _per_deal(run, win_units: int) -> tuple[np.ndarray, np.ndarray]:
     """``(wins, games)`` of a two-player table deal by deal: shapes ``(2, deals)``, ``(deals,)``."""
-    rows = run.rows
-    deal = rows["deal"].to_numpy()
-    player = rows["player"].to_numpy()
-    share = rows["win_units"].to_numpy(np.float64) / win_units
-    deals = int(deal.max()) + 1
-    wins = np.stack([np.bincount(deal[player == k], share[player == k], deals)
-                     for k in (0, 1)])
-    return wins, np.bincount(deal[player == 0], minlength=deals)
+    d = run.by_deal
+    return (d.player["win_units"].T / win_units,
+            np.full(d.deals, run.totals.games_per_deal, dtype=np.int64))
 
 
 def collect(runs, names: tuple[str, ...], game) -> tuple[Results, dict[str, str]]:
@@ -150,9 +145,9 @@ def collect(runs, names: tuple[str, ...], game) -> tuple[Results, dict[str, str]
                 "its two strategies play alike" if a == b else
                 f"repeats {kept[min(a, b)]} vs {kept[max(a, b)]} on the same deals")})
             continue
-        if not run.rows_complete:
+        if run.by_deal is None:
             raise ValueError(
-                f"the ladder needs every game's row, but table {run.table.label!r} kept only "
+                f"the ladder needs every deal's sums, but table {run.table.label!r} kept only "
                 f"{run.rows['game'].nunique():,} of its {run.totals.games:,} games: raise "
                 f"keep_rows in [experiment] to at least {run.totals.games:,}")
         wins, games = _per_deal(run, game.win_units)

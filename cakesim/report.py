@@ -63,13 +63,18 @@ def summarise(experiment, runs) -> dict:
         "question": experiment.question, "game": experiment.game,
         "seed": experiment.seed, "games_per_table": experiment.table_games,
         "cakesim_version": __version__, "rules": shown_path(experiment.rules_source),
-        "files": {shown_path(path): sha for path, sha in
-                  file_digests(run.table.rules for run in runs).items()},
+        "files": files_in_force(runs),
         "written": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "config": experiment.config, "skipped": experiment.skipped,
         "margin": experiment.margin, "verdict_family": family,
         "tables": tables, "comparisons": _comparisons(game, runs), **extra,
     }
+
+
+def files_in_force(runs) -> dict[str, str]:
+    """SHA-256 of every rule, card, timing or level file the runs' tables were read from."""
+    return {shown_path(path): sha
+            for path, sha in file_digests(run.table.rules for run in runs).items()}
 
 
 def strict_json(value) -> str:

@@ -118,25 +118,47 @@ def win_share(units: float, units_sq: float, deals: int, per_deal: int, win_unit
     return Estimate(share, effective.low, effective.high, deals)
 
 
+def ratio_influence(numerator: np.ndarray,
+                    denominator: np.ndarray) -> tuple[float, np.ndarray]:
+    """``sum(numerator) / sum(denominator)`` and each deal's influence on it (delta method).
+
+    The influences sum to zero; a ratio's standard error is ``influence_se`` of them, and
+    the difference of two ratios on the same deals has the influences' difference. A
+    ratio of nothing (0 / 0) is NaN, with zero influences.
+    """
+    a = np.asarray(numerator, np.float64)
+    b = np.asarray(denominator, np.float64)
+    bottom = float(b.sum())
+    if bottom == 0:
+        return math.nan, np.zeros_like(a)
+    ratio = float(a.sum()) / bottom
+    return ratio, (a - ratio * b) / bottom
+
+
+def influence_se(influence: np.ndarray) -> float:
+    """The standard error of a ratio from its deals' influences (infinite below 2 deals)."""
+    deals = influence.size
+    if deals < 2:
+        return math.inf
+    return math.sqrt(float((influence * influence).sum()) * deals / (deals - 1))
+
+
 def ratio_by_deal(numerator: np.ndarray, denominator: np.ndarray, level: float = LEVEL,
                   share: bool = False) -> Estimate:
     """``sum(numerator) / sum(denominator)`` over deals, with a delta-method interval.
 
     For pooled numbers such as an order card's fulfilled share over all tables: each
     deal's (numerator, denominator) sums over every table that played it, so tables that
-    share their deals are not counted as independent.
+    share their deals are not counted as independent. A ``share`` (a proportion) has its
+    interval cut to 0..1, which can only raise its coverage.
     """
-    a = np.asarray(numerator, np.float64)
-    b = np.asarray(denominator, np.float64)
-    deals, bottom = a.size, float(b.sum())
-    if bottom == 0:
+    ratio, influence = ratio_influence(numerator, denominator)
+    deals = influence.size
+    if math.isnan(ratio):
         return Estimate(math.nan, math.nan, math.nan, deals)
-    ratio = float(a.sum()) / bottom
-    influence = (a - ratio * b) / bottom
     if deals < 2:
         return Estimate(ratio, -math.inf, math.inf, deals)
-    se = math.sqrt(float((influence * influence).sum()) * deals / (deals - 1))
-    half = float(scipy_stats.t.ppf(0.5 + level / 2, deals - 1)) * se
+    half = float(scipy_stats.t.ppf(0.5 + level / 2, deals - 1)) * influence_se(influence)
     low, high = ratio - half, ratio + half
     if share:
         low, high = max(low, 0.0), min(high, 1.0)
