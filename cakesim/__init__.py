@@ -1,8 +1,7 @@
 """cakesim: Monte-Carlo balance analysis for cake-themed board games."""
 
-__version__ = "0.1.0"
-
-from cakesim.numba_cache import use_code_keyed_cache
+from cakesim.engine.numba_cache import use_code_keyed_cache
+from cakesim.engine.version import __version__
 
 # Before anything imports numba: its cache folder is read when numba is first imported.
 use_code_keyed_cache()

@@ -6,7 +6,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from cakesim.baseline import (
+from cakesim.engine.cache import ChunkCache, default_cache_dir
+from cakesim.engine.errors import InputError
+from cakesim.engine.project import experiments_dir, reports_dir, shown_path
+from cakesim.engine.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS, TableRun, backend, run_table
+from cakesim.experiment import Experiment, experiment_paths, load_experiment
+from cakesim.games import game_named
+from cakesim.reports.report import write_index, write_report
+from cakesim.stats.baseline import (
     Baseline,
     Regression,
     baseline_path,
@@ -15,20 +22,8 @@ from cakesim.baseline import (
     read_baseline,
     write_baseline,
 )
-from cakesim.cache import ChunkCache, default_cache_dir
-from cakesim.errors import InputError
-from cakesim.experiment import (
-    Experiment,
-    experiment_paths,
-    load_experiment,
-    section_module,
-)
-from cakesim.games import get_game
-from cakesim.planner import Question, plan_tables
-from cakesim.project import experiments_dir, reports_dir
-from cakesim.report import shown_path, write_index, write_report
-from cakesim.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS, TableRun, backend, run_table
-from cakesim.sprt import SprtClaim, SprtResult, sequential_test
+from cakesim.stats.planner import Question, plan_tables
+from cakesim.stats.sprt import SprtClaim, SprtResult, sequential_test
 
 
 @dataclass
@@ -52,16 +47,17 @@ class ExperimentResult:
 
 
 def simulate(game: str, players: int, strategies="greedy", games: int = 10_000,
-             seed: int = 0, variant: str = "base", duplicate: bool = False,
+             seed: int = 0, variant: str | None = None, duplicate: bool = False,
              rules: str | Path | None = None, n_jobs: int = -1,
              chunk_size: int = DEFAULT_CHUNK, keep_rows: int = DEFAULT_KEEP_ROWS,
              progress: bool = False) -> pd.DataFrame:
     """Play ``games`` games and return one row per game and seat.
 
-    ``strategies`` is a built-in strategy name, a strategy object, or one per seat.
-    Seat 0 is the first waiter. ``rules`` is a rule-set file (default: published rules).
+    ``strategies`` is a built-in strategy name, a strategy object, or one per seat; seat 0
+    starts. ``variant`` defaults to the game's base variant; ``rules`` is a rule-set file
+    (default: the published rules).
     """
-    g = get_game(game)
+    g = game_named(game)
     if not isinstance(strategies, list | tuple):
         strategies = [strategies] * players
     chosen = [g.named_strategy(s) if isinstance(s, str) else s for s in strategies]
@@ -107,8 +103,8 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
 
 def analyse_sections(experiment: Experiment, runs: list[TableRun],
                      n_jobs: int = -1) -> dict[str, dict]:
-    """Every game-specific section of the experiment (e.g. ``[budgets]``), analysed."""
-    return {name: section_module(experiment, name).analyse(experiment, runs, config, n_jobs)
+    """Every section of the experiment (``[ladder]``, ``[budgets]``, ...), analysed."""
+    return {name: experiment.analyses[name].analyse(experiment, runs, config, n_jobs)
             for name, config in experiment.sections.items()}
 
 

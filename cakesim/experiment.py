@@ -9,20 +9,20 @@ naming the file and the key.
 
 import itertools
 from dataclasses import dataclass, field
-from importlib import import_module
 from pathlib import Path
 
-from cakesim.errors import InputError
-from cakesim.games import GAMES, get_game
-from cakesim.games.base import TableSpec
-from cakesim.project import experiments_dir, find_root
-from cakesim.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS
-from cakesim.sprt import SprtClaim, parse_claim
-from cakesim.stats import MARGIN
-from cakesim.tables import Table, read_toml
+from cakesim.engine.contract import Game, ResultKind, RuleSet, Section, TableSpec
+from cakesim.engine.errors import InputError
+from cakesim.engine.project import experiments_dir, find_root
+from cakesim.engine.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS
+from cakesim.engine.tables import Table, read_toml
+from cakesim.games import GAMES, game_named
+from cakesim.reports import contrasts, ladder
+from cakesim.stats.intervals import MARGIN
+from cakesim.stats.sprt import SprtClaim, parse_claim
 
-SHARED_SECTIONS = {"ladder": "cakesim.ladder", "contrasts": "cakesim.contrasts"}
-"""Analyses any competitive experiment may ask for, by section name."""
+SHARED_SECTIONS: dict[str, Section] = {"ladder": ladder, "contrasts": contrasts}
+"""Analyses any experiment of a game with seats (``ResultKind.SEATS``) may ask for."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ class Experiment:
     name: str
     title: str
     question: str
-    game: str
+    game: Game
     seed: int
     games: int
     chunk_size: int
@@ -68,7 +68,10 @@ class Experiment:
     ci: CiSize | None = None
     plan: PilotPlan | None = None
     sections: dict = field(default_factory=dict)
-    """Game-specific analyses (e.g. Speedtorte's ``[budgets]``): name -> parsed config."""
+    """Analyses the file asks for (``[ladder]``, Speedtorte's ``[budgets]``): name ->
+    parsed question."""
+    analyses: dict[str, Section] = field(default_factory=dict)
+    """The module that analyses and reports each of ``sections``."""
     margin: float = MARGIN
     """Fairness margin of the verdicts: a seat within this of its fair share is fair."""
     controls: tuple[str, ...] = ()
@@ -94,15 +97,10 @@ def find_experiment(name_or_path: str) -> Path:
     return experiments_dir() / f"{name_or_path}.toml"
 
 
-def section_modules(game) -> dict[str, str]:
+def section_modules(game: Game) -> dict[str, Section]:
     """Every experiment section a game's experiments may have, and the module behind it."""
-    shared = {} if game.cooperative else SHARED_SECTIONS
-    return {**shared, **getattr(game, "experiment_sections", {})}
-
-
-def section_module(experiment: "Experiment", name: str):
-    """The module that analyses and reports section ``name`` of ``experiment``."""
-    return import_module(section_modules(get_game(experiment.game))[name])
+    shared = SHARED_SECTIONS if game.result_kind is ResultKind.SEATS else {}
+    return {**shared, **game.experiment_sections()}
 
 
 def experiment_paths() -> list[Path]:
@@ -117,12 +115,11 @@ def load_experiment(name_or_path: str, games: int | None = None,
     With ``ci``, the experiment is sized by its ``[ci]`` section (games and seed).
     """
     path = find_experiment(name_or_path)
-    source = str(path)
     config = read_toml(path, "experiment")
-    top = Table(config, source)
-    game = get_game(top.sub("experiment").get("game", str, choices=GAMES))
-    sections = section_modules(game)
-    top.only(["experiment", "strategies", "tables", "ci", "plan", *sections])
+    top = Table(config, str(path))
+    game = game_named(top.sub("experiment").get("game", str, choices=GAMES))
+    analyses = section_modules(game)
+    top.only(["experiment", "strategies", "tables", "ci", "plan", *analyses])
     ci_size = _ci_size(top) if "ci" in top.data else None
     if ci:
         if ci_size is None:
@@ -131,34 +128,77 @@ def load_experiment(name_or_path: str, games: int | None = None,
         games = games if games is not None else ci_size.games
         seed = seed if seed is not None else ci_size.seed
     head = top.sub("experiment")
-    overrides = getattr(game, "rule_overrides", {})
     head.only(["name", "title", "question", "game", "seed", "games", "chunk_size",
-               "keep_rows", "margin", *game.rule_files, *overrides])
-    files = {keyword: path.parent / head.get(name, str)
-             for name, keyword in game.rule_files.items() if name in head.data}
-    rules = game.load_rules(**files)
-    given = {name: head.get(name, str, None, allowed) for name, allowed in overrides.items()}
-    rules = rules.with_overrides(**given) if overrides else rules
+               "keep_rows", "margin", *game.rule_files, *game.rule_overrides])
+    rules = _rules(game, head, path)
     seed = seed if seed is not None else head.int_in("seed", 0, 2**63 - 1)
-    games_override = games
-    games = games if games is not None else head.int_in("games", 1, 10**10)
-
-    strategy_table = top.sub("strategies")
-    strategies = {}
-    for name in strategy_table.data:
-        strategies[name] = game.parse_strategy(name, strategy_table.sub(name))
-    if not strategies:
-        raise top.error("strategies", "define at least one strategy")
-
-    tables, table_games, skipped, controls = [], [], [], []
+    default_games = games if games is not None else head.int_in("games", 1, 10**10)
+    strategies = _strategies(game, top)
+    tables = _Tables()
     entries = top.get("tables", list)
     if not entries:
         raise top.error("tables", "list at least one [[tables]] entry")
     for index, entry in enumerate(entries):
-        spec = Table(entry, source, f"tables[{index}]")
-        options = getattr(game, "table_options", ())
-        spec.only(["label", "players", "variant", "seats", "round_robin", "duplicate", "games",
-                   "control", *options])
+        tables.expand(game, rules, strategies, Table(entry, str(path), f"tables[{index}]"),
+                      default_games, games)
+    if not tables.tables:
+        raise top.error("tables", "every table was skipped: "
+                                  + "; ".join(dict.fromkeys(tables.skipped)))
+    # A section's own runs (e.g. sensitivity) never play more games than a table does.
+    sections = {name: module.parse(top.sub(name)).at_most(default_games)
+                for name, module in analyses.items() if name in top.data}
+    experiment = Experiment(
+        path=path, name=head.get("name", str, path.stem), title=head.get("title", str, ""),
+        question=head.get("question", str, ""), game=game, seed=seed, games=default_games,
+        chunk_size=head.int_in("chunk_size", 1, 10**8, DEFAULT_CHUNK),
+        keep_rows=head.int_in("keep_rows", 0, 10**9, DEFAULT_KEEP_ROWS),
+        rules_source=rules.source, tables=tables.tables, table_games=tables.games,
+        skipped=tables.skipped, config=config, ci=ci_size,
+        margin=head.number_in("margin", 0.0, 0.5, MARGIN), controls=tuple(tables.controls),
+        plan=_pilot_plan(top) if "plan" in top.data else None, sections=sections,
+        analyses={name: analyses[name] for name in sections})
+    for index, claim in enumerate(ci_size.sprt if ci_size else ()):
+        where = Table({}, str(path), f"ci.sprt[{index}]")
+        if claim.table not in {t.label for t in experiment.tables}:
+            raise where.error("table", f"no table {claim.table!r}; tables: "
+                                       f"{', '.join(t.label for t in experiment.tables)}")
+        claim.check_table(experiment.table_named(claim.table), where.error)
+    return experiment
+
+
+def _rules(game: Game, head: Table, path: Path) -> RuleSet:
+    """The rule set an experiment names (files beside it), with its one-line overrides."""
+    files = {keyword: path.parent / head.get(name, str)
+             for name, keyword in game.rule_files.items() if name in head.data}
+    rules = game.load_rules(**files)
+    given = {name: head.get(name, str, None, allowed)
+             for name, allowed in game.rule_overrides.items()}
+    return rules.with_overrides(**given) if game.rule_overrides else rules
+
+
+def _strategies(game: Game, top: Table) -> dict:
+    """Every ``[strategies.NAME]`` table, parsed by the game."""
+    spec = top.sub("strategies")
+    strategies = {name: game.parse_strategy(name, spec.sub(name)) for name in spec.data}
+    if not strategies:
+        raise top.error("strategies", "define at least one strategy")
+    return strategies
+
+
+@dataclass
+class _Tables:
+    """The tables an experiment's ``[[tables]]`` entries expand into, as they are read."""
+
+    tables: list[TableSpec] = field(default_factory=list)
+    games: list[int] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    controls: list[str] = field(default_factory=list)
+
+    def expand(self, game: Game, rules: RuleSet, strategies: dict, spec: Table,
+               games: int, override: int | None) -> None:
+        """Add every combination of one entry's players, variants and options."""
+        spec.only(["label", "players", "variant", "seats", "round_robin", "duplicate",
+                   "games", "control", *game.table_options])
         control = spec.get("control", bool, False)
         player_counts = _one_or_many(spec, "players", int)
         for count in player_counts:
@@ -181,59 +221,41 @@ def load_experiment(name_or_path: str, games: int | None = None,
             if seat not in strategies:
                 raise spec.error("seats", f"unknown strategy {seat!r}; defined: "
                                           f"{', '.join(strategies)}")
-        option_values, shown = [], []
-        defaults = getattr(game, "option_defaults", {})
-        for option in options:
-            # Options left out take the game's default and stay out of the label.
-            shown.append(option in spec.data)
-            values = _one_or_many(spec, option, str,
-                                  default=[defaults[option]] if option in defaults else ...)
-            allowed = game.option_choices(rules, option)
-            for value in values:
-                if value not in allowed:
-                    raise spec.error(option, f"{value!r} is not allowed; allowed values: "
-                                             f"{', '.join(allowed)}")
-            option_values.append(values)
+        options, shown = _options(game, rules, spec)
         duplicate = spec.get("duplicate", bool, False)
-        count_here = games_override or spec.int_in("games", 1, 10**10, games)
-        for players, variant, *chosen_options in itertools.product(player_counts, variants,
-                                                                   *option_values):
+        # A --games (or [ci]) override beats an entry's own count, which beats the file's.
+        count_here = override or spec.int_in("games", 1, 10**10, games)
+        for players, variant, *chosen in itertools.product(player_counts, variants,
+                                                           *options.values()):
             if not game.has_variant(rules, players, variant):
-                skipped.append(f"{players} players: no {variant} variant in the rule set")
+                self.skipped.append(f"{players} players: no {variant} variant in the rule set")
                 continue
-            named = [v for v, show in zip(chosen_options, shown, strict=True) if show]
+            named = [v for v, show in zip(chosen, shown, strict=True) if show]
             prefix = " ".join([*named, f"{players}P {variant}"])
             for seating, suffix in _seatings(spec, seats, robin, players):
-                chosen = [strategies[name] for name in seating]
-                tables.append(game.table(rules, players, chosen, variant, duplicate,
-                                         f"{prefix} {suffix}",
-                                         **dict(zip(options, chosen_options, strict=True))))
-                table_games.append(count_here)
+                self.tables.append(game.table(
+                    rules, players, [strategies[name] for name in seating], variant,
+                    duplicate, f"{prefix} {suffix}", **dict(zip(options, chosen, strict=True))))
+                self.games.append(count_here)
                 if control:
-                    controls.append(tables[-1].label)
-    if not tables:
-        raise top.error("tables", "every table was skipped: "
-                                  + "; ".join(dict.fromkeys(skipped)))
-    experiment = Experiment(
-        path=path, name=head.get("name", str, path.stem), title=head.get("title", str, ""),
-        question=head.get("question", str, ""), game=game.name, seed=seed, games=games,
-        chunk_size=head.int_in("chunk_size", 1, 10**8, DEFAULT_CHUNK),
-        keep_rows=head.int_in("keep_rows", 0, 10**9, DEFAULT_KEEP_ROWS),
-        rules_source=rules.source, tables=tables, table_games=table_games, skipped=skipped,
-        config=config, ci=ci_size, margin=head.number_in("margin", 0.0, 0.5, MARGIN),
-        controls=tuple(controls), plan=_pilot_plan(top) if "plan" in top.data else None,
-        sections={name: import_module(module).parse(top.sub(name))
-                  for name, module in sections.items() if name in top.data})
-    # A section's own runs (e.g. sensitivity) never play more games than a table does.
-    experiment.sections = {name: config.at_most(games)
-                           for name, config in experiment.sections.items()}
-    for index, claim in enumerate(ci_size.sprt if ci_size else ()):
-        labels = [t.label for t in tables]
-        where = Table({}, source, f"ci.sprt[{index}]")
-        if claim.table not in labels:
-            raise where.error("table", f"no table {claim.table!r}; tables: {', '.join(labels)}")
-        claim.check_table(experiment.table_named(claim.table), where.error)
-    return experiment
+                    self.controls.append(self.tables[-1].label)
+
+
+def _options(game: Game, rules: RuleSet, spec: Table) -> tuple[dict[str, list], list[bool]]:
+    """Each table option's values in an entry, and whether it was given (so labelled)."""
+    values, shown = {}, []
+    for option in game.table_options:
+        # Options left out take the game's default and stay out of the label.
+        shown.append(option in spec.data)
+        default = game.option_defaults.get(option, ...)
+        values[option] = _one_or_many(spec, option, str,
+                                      default=[default] if default is not ... else ...)
+        allowed = game.option_choices(rules, option)
+        for value in values[option]:
+            if value not in allowed:
+                raise spec.error(option, f"{value!r} is not allowed; allowed values: "
+                                         f"{', '.join(allowed)}")
+    return values, shown
 
 
 def _seatings(spec: Table, seats: list[str], robin: list | None,

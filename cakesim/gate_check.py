@@ -27,8 +27,8 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from cakesim.api import ci_run
-from cakesim.baseline import Baseline, compare
 from cakesim.experiment import experiment_paths, load_experiment
+from cakesim.stats.baseline import Baseline, compare
 
 
 def edited(name: str, change: str, folder: Path) -> str:

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from cakesim import api
-from cakesim.baseline import format_regression, read_baseline, write_baseline
 from cakesim.cli import main
-from cakesim.stats import holm, two_sample_p
+from cakesim.stats.baseline import format_regression, read_baseline, write_baseline
+from cakesim.stats.intervals import holm, two_sample_p
 
 
 @pytest.fixture
@@ -182,9 +182,9 @@ def test_holm_adjusts_like_the_textbook():
 
 def test_a_changed_strategy_default_is_a_changed_configuration(in_tmp, tiny_experiment,
                                                                monkeypatch):
-    from cakesim.baseline import config_hash
     from cakesim.experiment import load_experiment
     from cakesim.games.piece_o_cake import strategies
+    from cakesim.stats.baseline import config_hash
 
     path = tiny_experiment()
     before = config_hash(load_experiment(str(path), ci=True))

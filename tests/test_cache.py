@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 
 from cakesim.api import run_experiment
-from cakesim.baseline import results_digest
-from cakesim.cache import ChunkCache
+from cakesim.engine.cache import ChunkCache
+from cakesim.engine.runner import run_table
 from cakesim.experiment import load_experiment
-from cakesim.runner import run_table
+from cakesim.stats.baseline import results_digest
 from tests.games.piece_o_cake.conftest import table_of
 
 

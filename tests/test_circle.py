@@ -6,7 +6,7 @@ from math import comb
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cakesim.circle import cut_table, portions_of_cut
+from cakesim.games.slicing.circle import cut_table, portions_of_cut
 
 
 def test_cut_table_counts_every_distinct_cut():

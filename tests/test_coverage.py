@@ -18,9 +18,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cakesim.analysis import seat_summary
-from cakesim.games.base import Chunk
-from cakesim.runner import DealSums, TableRun, Totals
+from cakesim.engine.contract import Chunk
+from cakesim.engine.runner import DealSums, TableRun, Totals
+from cakesim.reports.summaries import seat_summary
 from tests.games.piece_o_cake.conftest import GAME, table_of
 
 TRUTH = Path(__file__).parent / "data" / "coverage_truth.json"

@@ -3,8 +3,8 @@
 import pytest
 
 from cakesim.api import run_experiment
-from cakesim.baseline import results_digest
 from cakesim.cli import main
+from cakesim.stats.baseline import results_digest
 
 distributed = pytest.importorskip("distributed")
 

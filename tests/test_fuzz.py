@@ -17,18 +17,18 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from joblib import cpu_count
 
-from cakesim.cache import ChunkCache
 from cakesim.cli import main
-from cakesim.errors import InputError
+from cakesim.engine.cache import ChunkCache
+from cakesim.engine.errors import InputError
 from cakesim.experiment import load_experiment
-from cakesim.games import get_game
+from cakesim.games import game_named
 from cakesim.games.speedtorte.strategies import named_strategy
 from tests.games.part_du_chef import conftest as part_du_chef
 from tests.games.piece_o_cake import conftest as piece_o_cake
 from tests.games.speedtorte import conftest as speedtorte
 
 GAMES = ("piece-o-cake", "speedtorte", "part-du-chef")
-PUBLISHED = {name: Path(get_game(name).load_rules().source).read_text() for name in GAMES}
+PUBLISHED = {name: Path(game_named(name).load_rules().source).read_text() for name in GAMES}
 """Each game's published rule file, as text."""
 FUZZ = settings(max_examples=15, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
@@ -384,7 +384,7 @@ def test_mutated_rule_files_are_refused_or_play_alike(tmp_path, capsys, game, da
     mutated = text[:start] + data.draw(MUTATIONS, "value") + text[end:]
     path = write(tmp_path, "mutated.toml", mutated)
     try:
-        rules = get_game(game).load_rules(path)
+        rules = game_named(game).load_rules(path)
     except InputError:
         event("refused")
         refused(capsys, ["replay", game, "--seed", "1", "--game", "0", "--rules", path],
@@ -402,7 +402,7 @@ SCORE_VALUES = st.one_of(st.integers(-3, 20), st.sampled_from([True, None, 1.5, 
 @FUZZ
 @given(game=st.sampled_from(["piece-o-cake", "part-du-chef"]), data=st.data())
 def test_odd_score_sheets_are_scored_or_refused(tmp_path, capsys, game, data):
-    rules = get_game(game).load_rules()
+    rules = game_named(game).load_rules()
     kinds = list(getattr(rules, "categories", rules.kinds))
     piles = ("collected", "eaten") if game == "piece-o-cake" else ("kept",)
     counts = ("eaten_olives", "received") if game == "part-du-chef" else ()
@@ -460,7 +460,7 @@ def test_flags_out_of_range_are_refused(capsys, flag, data):
 def test_replay_flags_are_refused(capsys, game, players, index):
     refused(capsys, ["replay", game, "--seed", "1", "--game", str(index), "--players",
                      str(players)], "argument --game:")
-    rules = get_game(game).load_rules()
+    rules = game_named(game).load_rules()
     if not rules.min_players <= players <= rules.max_players:
         refused(capsys, ["replay", game, "--seed", "1", "--game", "0", "--players",
                          str(players)], "--players", "allowed:")

@@ -7,17 +7,17 @@ import numpy as np
 import pytest
 
 from cakesim.api import run_experiment
-from cakesim.games import get_game
-from cakesim.ladder import (
+from cakesim.games import game_named
+from cakesim.reports.ladder import numbers
+from cakesim.stats.intervals import mean_of, ratio_by_deal, wilson
+from cakesim.stats.ladder import (
     ELO_SCALE,
     Results,
     bootstrap,
     bradley_terry,
     goodness_of_fit,
     merge_identical,
-    numbers,
 )
-from cakesim.stats import mean_of, ratio_by_deal, wilson
 
 
 def _matrix(p: np.ndarray, games: float) -> np.ndarray:
@@ -96,7 +96,7 @@ def test_goodness_of_fit_flags_a_non_transitive_matrix_and_passes_a_bradley_terr
 
 
 def test_the_thief_rules_coincide_with_one_opponent_only():
-    game = get_game("part-du-chef")
+    game = game_named("part-du-chef")
     greedy, leader, balanced = (game.named_strategy(n)
                                 for n in ("greedy", "thief-leader", "greedy-balanced"))
     assert game.same_play(greedy, leader, 2) and game.same_play(leader, greedy, 2)

@@ -5,8 +5,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from cakesim.planner import Question, plan_table, seat_variance
-from cakesim.runner import run_table
+from cakesim.engine.runner import run_table
+from cakesim.stats.planner import Question, plan_table, seat_variance
 from tests.games.piece_o_cake.conftest import table_of
 
 

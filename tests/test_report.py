@@ -4,7 +4,7 @@ import json
 
 from cakesim.api import run_experiment
 from cakesim.cli import main
-from cakesim.report import write_index
+from cakesim.reports.report import write_index
 
 
 def test_the_index_lists_every_report_with_its_headline(tmp_path, tiny_experiment):

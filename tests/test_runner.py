@@ -3,7 +3,7 @@
 import numpy as np
 import pandas as pd
 
-from cakesim.runner import chunk_bounds, run_table
+from cakesim.engine.runner import chunk_bounds, run_table
 from tests.games.piece_o_cake.conftest import table_of
 from tests.test_cache import assert_same_totals
 

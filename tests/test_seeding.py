@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cakesim.seeding import (
+from cakesim.engine.seeding import (
     below,
     game_key,
     mix64,

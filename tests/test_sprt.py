@@ -6,10 +6,17 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
-from cakesim.baseline import Baseline, compare
 from cakesim.cli import main
-from cakesim.errors import InputError
-from cakesim.sprt import SprtClaim, SprtResult, WaldTest, coin_draws, coin_wins, sequential_test
+from cakesim.engine.errors import InputError
+from cakesim.stats.baseline import Baseline, compare
+from cakesim.stats.sprt import (
+    SprtClaim,
+    SprtResult,
+    WaldTest,
+    coin_draws,
+    coin_wins,
+    sequential_test,
+)
 from tests.games.piece_o_cake.conftest import table_of
 
 CHUNK = 8192

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from cakesim.stats import (
+from cakesim.stats.intervals import (
     Estimate,
     by_deal,
     holm,

@@ -1,16 +1,27 @@
-"""The games cakesim simulates, by the name the CLI and the experiments use."""
+"""The registry: every game cakesim simulates, by the name the CLI and experiments use.
+
+Adding a game is one line here (its name and the module that defines ``GAME``, an
+instance of ``cakesim.engine.contract.Game``); nothing else outside the game's folder
+changes. Modules are imported on first use, so naming a game costs nothing.
+"""
 
 from importlib import import_module
 
-from cakesim.errors import InputError
+from cakesim.engine.contract import Game
+from cakesim.engine.errors import InputError
 
 GAMES = {"piece-o-cake": "cakesim.games.piece_o_cake.game",
          "speedtorte": "cakesim.games.speedtorte.game",
          "part-du-chef": "cakesim.games.part_du_chef.game"}
 
 
-def get_game(name: str):
+def game_named(name: str) -> Game:
     """The game called ``name`` (see ``GAMES``)."""
     if name not in GAMES:
         raise InputError("game", name, f"unknown game; known games: {', '.join(GAMES)}")
     return import_module(GAMES[name]).GAME
+
+
+def all_games() -> list[Game]:
+    """Every registered game, in registry order."""
+    return [game_named(name) for name in GAMES]

@@ -5,10 +5,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from cakesim.circle import cut_table
-from cakesim.cutting import arc_table
-from cakesim.games.base import Chunk, TableSpec
-from cakesim.games.competitive import CompetitiveGame
+from cakesim.engine.contract import Chunk, TableSpec
 from cakesim.games.part_du_chef import kernel
 from cakesim.games.part_du_chef.reference import play_game
 from cakesim.games.part_du_chef.replay import format_replay, score_file
@@ -28,6 +25,9 @@ from cakesim.games.part_du_chef.strategies import (
     parse_strategy,
     strategy_arrays,
 )
+from cakesim.games.slicing.circle import cut_table
+from cakesim.games.slicing.cutting import arc_table
+from cakesim.games.slicing.game import SlicingGame
 
 
 @cache
@@ -37,7 +37,7 @@ def _cuts(slices: int, portions: int) -> tuple[np.ndarray, np.ndarray, np.ndarra
     return (masks, *arc_table(masks, slices))
 
 
-class PartDuChef(CompetitiveGame):
+class PartDuChef(SlicingGame):
     """La Part du Chef (RULES.md section 2)."""
 
     name = "part-du-chef"
@@ -116,9 +116,23 @@ class PartDuChef(CompetitiveGame):
         """The reference engine's result of one game."""
         return play_game(table_rules, strategies, seed, index, duplicate)
 
-    def result_totals(self, result) -> tuple:
-        """Every seat's total in a reference result."""
-        return tuple(result.sheet.total)
+    def result_metrics(self, table: TableSpec, result) -> dict:
+        """Every metric of a reference result, counted from its score sheet and move log."""
+        sheet = result.sheet
+        actions = [m.action for m in result.log]
+        seats = {"total": sheet.total, "majority": sheet.majority, "olives": sheet.olives,
+                 "slices": sheet.slices, "diversity": sheet.diversity, "burnt": sheet.burnt,
+                 "win_units": sheet.win_units}
+        metrics = {m: tuple(int(x) for x in v) for m, v in seats.items()} | {
+            "steals": actions.count("steal"), "empty_steals": actions.count("empty-steal"),
+            "finishers_eaten": sum(eaten and piece.finisher for m in result.log
+                                   if m.action == "take" for piece, eaten in m.slices),
+            "eaten_slices": sum(len(p.eaten) for p in result.players)}
+        if table.rules.marianne:
+            marianne = [m.pizza + 1 for m in result.log if m.action == "marianne"]
+            metrics["marianne_used"] = len(marianne)
+            metrics["marianne_pizza"] = marianne[0] if marianne else 0
+        return metrics
 
     def format_replay(self, rules, result, header: str) -> str:
         """A reference result's move log as text."""

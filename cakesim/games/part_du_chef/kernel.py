@@ -12,16 +12,16 @@ seat received that earn the receipt point (burnt excluded); ``eaten_olives[seat]
 
 import numpy as np
 
-from cakesim.circle import arcs_of_cut
+from cakesim.engine.jit import jit, jit_borrowing
+from cakesim.engine.seeding import DEAL_STREAM, DECISION_STREAM, below, game_key, shuffle_in_place
 from cakesim.games.part_du_chef.strategies import (
     choose_cut,
     choose_marianne,
     choose_portion,
     choose_victim,
 )
-from cakesim.jit import jit, jit_borrowing
-from cakesim.seeding import DEAL_STREAM, DECISION_STREAM, below, game_key, shuffle_in_place
-from cakesim.tabletop import WIN_UNITS, majority_points, seat_of_deal, split_wins
+from cakesim.games.slicing.circle import arcs_of_cut
+from cakesim.games.slicing.tabletop import WIN_UNITS, majority_points, seat_of_deal, split_wins
 
 __all__ = ["WIN_UNITS", "deal_pizzas", "play_games", "score_game", "seat_of_deal"]
 

@@ -11,14 +11,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from cakesim.circle import cut_table, portions_of_cut
-from cakesim.cutting import arc_table
+from cakesim.engine.jit import plain_python
 from cakesim.games.part_du_chef import strategies
 from cakesim.games.part_du_chef.kernel import MARIANNE_HOLDER, deal_pizzas
 from cakesim.games.part_du_chef.rules import RuleSet, TableRules
 from cakesim.games.part_du_chef.strategies import Strategy, strategy_arrays
-from cakesim.jit import plain_python
-from cakesim.tabletop import majority_sheet, play_seated, split_win_units
+from cakesim.games.slicing.circle import cut_table, portions_of_cut
+from cakesim.games.slicing.cutting import arc_table
+from cakesim.games.slicing.tabletop import majority_sheet, play_seated, split_win_units
 
 # The reference is the pure-Python engine the kernel is checked and timed against, so it
 # runs the strategies' decision functions as plain Python (the kernel runs them compiled).

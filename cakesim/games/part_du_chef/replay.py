@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
+from cakesim.engine.tables import Table, read_json
 from cakesim.games.part_du_chef.reference import Move, Result, Slice, score_sheet
 from cakesim.games.part_du_chef.rules import RuleSet
-from cakesim.tables import Table, read_json
 
 
 def describe_slice(rules: RuleSet, piece: Slice) -> str:

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from cakesim.errors import InputError
-from cakesim.games.base import check_score_fits
-from cakesim.tables import Table, read_toml
+from cakesim.engine.contract import check_score_fits
+from cakesim.engine.errors import InputError
+from cakesim.engine.tables import Table, read_toml
 
 DEFAULT_RULES = Path(__file__).with_name("rules.toml")
 VARIANTS = ("base", "marianne")

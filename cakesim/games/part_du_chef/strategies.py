@@ -17,13 +17,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cakesim.cutting import last_portion_cut, rotated_even_cut
-from cakesim.errors import InputError
-from cakesim.games.base import SIGNED_WEIGHT, WEIGHT
-from cakesim.jit import jit_borrowing, jit_inline
-from cakesim.seeding import below
-from cakesim.tables import Table
-from cakesim.tabletop import lead_chance
+from cakesim.engine.contract import SIGNED_WEIGHT, WEIGHT
+from cakesim.engine.errors import InputError
+from cakesim.engine.jit import jit_borrowing, jit_inline
+from cakesim.engine.seeding import below
+from cakesim.engine.tables import Table
+from cakesim.games.slicing.cutting import last_portion_cut, rotated_even_cut
+from cakesim.games.slicing.tabletop import lead_chance
 
 # Positions in a strategy's code vector, and the codes.
 CHOOSER, CUTTER, THIEF, MARIANNE = 0, 1, 2, 3
@@ -550,10 +550,10 @@ def choose_cut(codes, params, chef, pizza_category, pizza_olives, pizza_finisher
                unseen, majority_value, diversity_bonus, slice_point, burnt_penalty, cut_masks,
                cut_starts, cut_lengths, stream, still_open, rivals, rival_ties, added,
                decided, arc_value, taken):
-    """The chef's cut into exactly P portions, as a gap mask (see ``cakesim.circle``).
+    """The chef's cut into exactly P portions, as a gap mask (see ``cakesim.games.slicing.circle``).
 
     ``cut_masks`` lists every cut into exactly P arcs; ``cut_starts``/``cut_lengths``
-    their arcs (``cakesim.cutting.arc_table``).
+    their arcs (``cakesim.games.slicing.cutting.arc_table``).
     """
     rule = codes[chef, CUTTER]
     if rule == RANDOM_CUT:

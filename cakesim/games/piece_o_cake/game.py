@@ -5,19 +5,20 @@ from typing import ClassVar
 
 import numpy as np
 
-from cakesim.circle import cut_table
-from cakesim.games.base import Chunk, TableSpec
-from cakesim.games.competitive import CompetitiveGame
+from cakesim.engine.contract import BenchTarget, Chunk, TableSpec
 from cakesim.games.piece_o_cake import kernel
 from cakesim.games.piece_o_cake.reference import play_game
-from cakesim.games.piece_o_cake.replay import format_replay
+from cakesim.games.piece_o_cake.replay import format_replay, score_file
 from cakesim.games.piece_o_cake.rules import RuleSet, load_rules
 from cakesim.games.piece_o_cake.strategies import (
+    BUILTIN,
     named_strategy,
     parse_strategy,
     strategy_arrays,
 )
-from cakesim.tabletop import WIN_UNITS
+from cakesim.games.slicing.circle import cut_table
+from cakesim.games.slicing.game import SlicingGame
+from cakesim.games.slicing.tabletop import WIN_UNITS
 
 
 @cache
@@ -25,7 +26,7 @@ def _cut_masks(slices: int, most: int) -> np.ndarray:
     return cut_table(slices, most)
 
 
-class PieceOCake(CompetitiveGame):
+class PieceOCake(SlicingGame):
     """Piece o' Cake (RULES.md section 1)."""
 
     name = "piece-o-cake"
@@ -37,6 +38,8 @@ class PieceOCake(CompetitiveGame):
     seat_metrics = ("total", "majority", "cream")
     game_metrics = ("declines", "passes", "discarded", "eaten_slices", "collected_slices")
     variants = ("base", "compensation")
+    bench_target = BenchTarget("greedy-balanced", rate=200_000.0, ratio=300.0)
+    """Issue 2's targets: greedy-balanced at every seat, P = 2..5."""
     rule_files: ClassVar[dict[str, str]] = {"rules": "path"}
     """Files an experiment may name (``rules = "..."``), and their ``load_rules`` keyword."""
     rule_overrides: ClassVar[dict[str, tuple[str, ...]]] = {"tie_rule": ("full", "none")}
@@ -44,6 +47,8 @@ class PieceOCake(CompetitiveGame):
     load_rules = staticmethod(load_rules)
     parse_strategy = staticmethod(parse_strategy)
     named_strategy = staticmethod(named_strategy)
+    score_file = staticmethod(score_file)
+    strategy_names = tuple(BUILTIN)
 
     def game_metrics_of(self, table: TableSpec) -> tuple[str, ...]:
         """The per-game metrics a table reports: all of them."""
@@ -78,9 +83,17 @@ class PieceOCake(CompetitiveGame):
         """The reference engine's result of one game."""
         return play_game(table_rules, strategies, seed, index, duplicate)
 
-    def result_totals(self, result) -> tuple:
-        """Every seat's total in a reference result."""
-        return tuple(result.total)
+    def result_metrics(self, table: TableSpec, result) -> dict:
+        """Every metric of a reference result, counted from its scores and move log."""
+        actions = [m.action for m in result.log]
+        seats = {"total": result.total, "majority": result.majority, "cream": result.cream,
+                 "win_units": result.win_units}
+        return {m: tuple(int(x) for x in v) for m, v in seats.items()} | {
+            "declines": actions.count("decline"), "passes": actions.count("pass"),
+            "discarded": sum(len(m.slices) for m in result.log if m.action == "discard"),
+            "eaten_slices": sum(len(p.eaten) for p in result.players),
+            "collected_slices": sum(len(v) for p in result.players
+                                    for v in p.collected.values())}
 
     def format_replay(self, rules, result, header: str) -> str:
         """A reference result's move log as text."""

@@ -7,7 +7,8 @@ section 1), on fixed-size integer arrays. All game constants arrive as arguments
 
 import numpy as np
 
-from cakesim.circle import along, arcs_of_cut
+from cakesim.engine.jit import jit, jit_borrowing
+from cakesim.engine.seeding import DEAL_STREAM, DECISION_STREAM, reset_stream, shuffle_in_place
 from cakesim.games.piece_o_cake.strategies import (
     DECLINE_EAT,
     TAKE,
@@ -17,9 +18,8 @@ from cakesim.games.piece_o_cake.strategies import (
     choose_cut,
     fill_chances,
 )
-from cakesim.jit import jit, jit_borrowing
-from cakesim.seeding import DEAL_STREAM, DECISION_STREAM, reset_stream, shuffle_in_place
-from cakesim.tabletop import majority_points, seat_of_deal, split_wins
+from cakesim.games.slicing.circle import along, arcs_of_cut
+from cakesim.games.slicing.tabletop import majority_points, seat_of_deal, split_wins
 
 
 @jit_borrowing

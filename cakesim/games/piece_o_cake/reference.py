@@ -11,7 +11,7 @@ from functools import cache
 
 import numpy as np
 
-from cakesim.circle import cut_table, portions_of_cut
+from cakesim.engine.jit import plain_python
 from cakesim.games.piece_o_cake import strategies
 from cakesim.games.piece_o_cake.kernel import deal_order
 from cakesim.games.piece_o_cake.rules import TableRules
@@ -23,8 +23,8 @@ from cakesim.games.piece_o_cake.strategies import (
     chance_table_shape,
     strategy_arrays,
 )
-from cakesim.jit import plain_python
-from cakesim.tabletop import majority_sheet, play_seated, split_win_units
+from cakesim.games.slicing.circle import cut_table, portions_of_cut
+from cakesim.games.slicing.tabletop import majority_sheet, play_seated, split_win_units
 
 # The reference is the pure-Python engine the kernel is checked and timed against, so it
 # runs the strategies' decision functions as plain Python (the kernel runs them compiled):

@@ -2,10 +2,10 @@
 
 from pathlib import Path
 
-from cakesim.errors import InputError
+from cakesim.engine.errors import InputError
+from cakesim.engine.tables import Table, read_json
 from cakesim.games.piece_o_cake.reference import Move, Result, Slice, score_sheet
 from cakesim.games.piece_o_cake.rules import TIE_RULES, RuleSet
-from cakesim.tables import Table, read_json
 
 
 def describe_slice(rules: RuleSet, piece: Slice) -> str:

@@ -20,14 +20,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cakesim.circle import along, arcs_of_cut
-from cakesim.cutting import rotated_even_cut
-from cakesim.errors import InputError
-from cakesim.games.base import SIGNED_WEIGHT, WEIGHT
-from cakesim.jit import as_index, jit_borrowing, jit_inline
-from cakesim.seeding import below
-from cakesim.tables import Table
-from cakesim.tabletop import lead_chance
+from cakesim.engine.contract import SIGNED_WEIGHT, WEIGHT
+from cakesim.engine.errors import InputError
+from cakesim.engine.jit import as_index, jit_borrowing, jit_inline
+from cakesim.engine.seeding import below
+from cakesim.engine.tables import Table
+from cakesim.games.slicing.circle import along, arcs_of_cut
+from cakesim.games.slicing.cutting import rotated_even_cut
+from cakesim.games.slicing.tabletop import lead_chance
 
 # Chooser codes: how a player picks among portions, declines and passes.
 RANDOM = 0
@@ -111,13 +111,16 @@ RANDOM_PLAY = Strategy("random", "random", "random")
 GREEDY_PLAY = Strategy("greedy")
 
 
+BUILTIN = {"random": RANDOM_PLAY, "greedy": GREEDY_PLAY,
+           "greedy-balanced": Strategy("greedy-balanced", "greedy", "balanced")}
+"""The built-in strategies, by name."""
+
+
 def named_strategy(name: str) -> Strategy:
     """A built-in strategy by name: ``random``, ``greedy`` or ``greedy-balanced``."""
-    builtin = {"random": RANDOM_PLAY, "greedy": GREEDY_PLAY,
-               "greedy-balanced": Strategy("greedy-balanced", "greedy", "balanced")}
-    if name not in builtin:
-        raise InputError("strategy", name, f"unknown strategy; built in: {', '.join(builtin)}")
-    return builtin[name]
+    if name not in BUILTIN:
+        raise InputError("strategy", name, f"unknown strategy; built in: {', '.join(BUILTIN)}")
+    return BUILTIN[name]
 
 
 # ----------------------------------------------------------------------------------------
@@ -375,7 +378,7 @@ def choose_cut(codes, params, chances, waiter, cake_kind, cake_cream, collected,
                collected_cream, still_open, majority_value, portion_limit, cut_masks, stream,
                rivals, added, decided, arc_value, decline_value, starts, lengths, taken,
                reuse_gains, known_gain):
-    """The waiter's cut, as a gap mask (see ``cakesim.circle``)."""
+    """The waiter's cut, as a gap mask (see ``cakesim.games.slicing.circle``)."""
     if codes[waiter, 1] == RANDOM_CUT:
         return cut_masks[below(stream, cut_masks.shape[0])]
     weights, table = params[waiter], chances[waiter]

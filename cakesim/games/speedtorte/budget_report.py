@@ -12,7 +12,6 @@ from pathlib import Path
 
 import numpy as np
 
-from cakesim.figures import new_figure, save_figure
 from cakesim.games.speedtorte.budgets import (
     BudgetQuestion,
     bootstrap_budgets,
@@ -24,8 +23,9 @@ from cakesim.games.speedtorte.budgets import (
     sensitivity,
     win_rate_at,
 )
-from cakesim.stats import wilson
-from cakesim.text import percent
+from cakesim.reports.figures import new_figure, save_figure
+from cakesim.reports.text import percent
+from cakesim.stats.intervals import wilson
 
 parse = parse_question
 

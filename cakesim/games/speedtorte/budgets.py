@@ -14,12 +14,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from cakesim.errors import InputError
-from cakesim.games.base import TableSpec
+from cakesim.engine.contract import TableSpec
+from cakesim.engine.errors import InputError
+from cakesim.engine.runner import DEFAULT_KEEP_ROWS, run_table
+from cakesim.engine.tables import Table
 from cakesim.games.speedtorte.timing import PARAMETERS
-from cakesim.runner import DEFAULT_KEEP_ROWS, run_table
-from cakesim.stats import wilson
-from cakesim.tables import Table
+from cakesim.stats.intervals import wilson
 
 SENSITIVITY = (0.8, 1.2)
 """Each timing parameter is scaled by these factors to see how far a budget moves."""

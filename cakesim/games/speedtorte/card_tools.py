@@ -9,7 +9,7 @@ from collections import Counter
 
 import numpy as np
 
-from cakesim.errors import InputError
+from cakesim.engine.errors import InputError
 from cakesim.games.speedtorte.cards import (
     ADJACENT,
     ALL_EVEN,

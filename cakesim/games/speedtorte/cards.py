@@ -19,7 +19,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cakesim.errors import InputError
+from cakesim.engine.errors import InputError
+from cakesim.engine.jit import jit, jit_borrowing
+from cakesim.engine.tables import Table, read_toml
 from cakesim.games.speedtorte.pieces import (
     CANDLE_CODES,
     FLAVOURS,
@@ -30,8 +32,6 @@ from cakesim.games.speedtorte.pieces import (
     flavour_of,
     piece_counts,
 )
-from cakesim.jit import jit, jit_borrowing
-from cakesim.tables import Table, read_toml
 
 DEFAULT_CATALOGUE = Path(__file__).with_name("cards.toml")
 FAMILIES = ("flavours", "candles", "mixed", "regular_guest")

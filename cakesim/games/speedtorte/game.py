@@ -4,16 +4,17 @@ from typing import ClassVar
 
 import numpy as np
 
-from cakesim.errors import InputError
-from cakesim.games.base import Chunk, TableSpec
-from cakesim.games.speedtorte import kernel
-from cakesim.games.speedtorte.cards import base_rate_table
+from cakesim.engine.contract import Chunk, Game, ResultKind, SeatName, Section, TableSpec
+from cakesim.engine.errors import InputError
+from cakesim.games.speedtorte import cli, kernel, report
 from cakesim.games.speedtorte.lookahead import lookahead_tables
 from cakesim.games.speedtorte.pieces import PIECE_TYPES
-from cakesim.games.speedtorte.reference import Game, RealTimeGame, outcome, play_any
+from cakesim.games.speedtorte.reference import Game as TurnGame
+from cakesim.games.speedtorte.reference import RealTimeGame, outcome, play_any
 from cakesim.games.speedtorte.replay import format_replay
 from cakesim.games.speedtorte.rules import MODES, RuleSet, load_rules
 from cakesim.games.speedtorte.strategies import (
+    NAMED,
     Baker,
     named_strategy,
     parse_strategy,
@@ -26,25 +27,28 @@ VARIANTS = (*MODES, "special_orders", "eilauftrag")
 Eilauftrag (real time, with signals)."""
 
 
-class Speedtorte:
-    """Speedtorte, turn mode (RULES.md section 3)."""
+class Speedtorte(Game):
+    """Speedtorte (RULES.md section 3): turns, special orders and the Eilauftrag."""
 
     name = "speedtorte"
     title = "Speedtorte"
-    cooperative = True
-    win_units = 1
-    seat_metrics = ()
+    result_kind = ResultKind.TEAM
     game_metrics = ("won", "score", "moves", "fulfilled", "stuck", "hands_empty",
                     "supply_left", "rushes_missed", "finish_ms", "rejected")
     """``finish_ms``: Eilauftrag clock at the end of the game, in milliseconds; ``rejected``:
     placements rejected because the plate had just changed (both Eilauftrag only)."""
     item_metrics = ("shown", "fulfilled", "wait", "at_loss")
+    """Per order card: times put on display, times fulfilled, placements it waited on
+    display before being fulfilled, and whether it was on display when the game was lost."""
+    item_ratios: ClassVar[dict[str, tuple[str, str]]] = {
+        "fulfilled share once shown": ("fulfilled", "shown")}
+    report_game_metrics = ("score", "moves", "stuck", "hands_empty")
     variants = VARIANTS
     table_options = ("level", "profile")
     option_defaults: ClassVar[dict[str, str]] = {"level": "Lehrling", "profile": "adult"}
-    experiment_sections: ClassVar[dict[str, str]] = {
-        "budgets": "cakesim.games.speedtorte.budget_report"}
-    """Experiment sections this game analyses, and the module that does it."""
+    default_players = 2
+    default_strategy = "team"
+    strategy_names = tuple(NAMED)
     rule_files: ClassVar[dict[str, str]] = {"rules": "path", "levels": "levels",
                                             "cards": "cards", "timing": "timing"}
 
@@ -53,20 +57,24 @@ class Speedtorte:
     named_strategy = staticmethod(named_strategy)
 
     def table(self, rules: RuleSet, players: int, strategies: list[Baker],
-              variant: str = "signals", duplicate: bool = False, label: str = "",
+              variant: str | None = None, duplicate: bool = False, label: str = "",
               level: str = "Lehrling", profile: str = "adult") -> TableSpec:
-        """A table of ``players`` bakers at ``level`` in ``variant``.
+        """A table of ``players`` bakers at ``level`` in ``variant`` (default: signals).
 
         ``profile`` names the bakers' timing profile, used by the Eilauftrag only.
         """
+        variant = variant or "signals"
         special = variant == "special_orders"
         mode = "signals" if variant in ("special_orders", "eilauftrag") else variant
         table_rules = rules.for_table(players, level, mode, special,
                                       profile if variant == "eilauftrag" else None)
         names = "/".join(dict.fromkeys(s.name for s in strategies))
         label = label or f"{table_rules.level.name} {players}P {variant} {names}"
-        return TableSpec(self.name, label, players, variant, table_rules, tuple(strategies),
-                         duplicate)
+        options = (("level", table_rules.level.name),)
+        if variant == "eilauftrag":
+            options += (("profile", profile),)
+        return TableSpec(self, label, players, variant, table_rules, tuple(strategies),
+                         duplicate, options)
 
     def game_metrics_of(self, table: TableSpec) -> tuple[str, ...]:
         """The per-game metrics a table reports: the clock's only in the Eilauftrag."""
@@ -87,15 +95,6 @@ class Speedtorte:
     def item_names(self, table: TableSpec) -> list[str]:
         """The order cards' ids, in catalogue order (the per-item columns)."""
         return [card.id for card in table.rules.rules.catalogue.cards]
-
-    def item_details(self, table: TableSpec) -> list[dict]:
-        """Per order card: family, tier, English text and exact base rate at this table."""
-        r = table.rules.rules
-        rates = base_rate_table(r.catalogue, sacher=True, copies=r.copies, plates=r.plates)
-        sacher = table.rules.special_orders and r.special_sachertorte
-        column = rates["base_rate_with_sacher" if sacher else "base_rate"]
-        return [{"family": card.family, "tier": card.tier, "text": card.text_en,
-                 "base_rate": float(column[k])} for k, card in enumerate(r.catalogue.cards)]
 
     def play_chunk(self, table: TableSpec, seed: int, first_game: int, games: int) -> Chunk:
         """Play games ``first_game .. first_game + games`` with the Numba kernel."""
@@ -133,35 +132,51 @@ class Speedtorte:
                      for players in (2, 3, 4, 5)]
         return turns + real_time
 
-    def reference_outcome(self, table: TableSpec, seed: int, index: int) -> tuple:
-        """Every per-game metric, from the reference engine."""
-        return outcome(play_any(table.rules, list(table.strategies), seed, index))
-
-    def kernel_outcome(self, chunk: Chunk, game: int) -> tuple:
-        """Every per-game metric of game ``game`` of a kernel chunk."""
-        return tuple(int(chunk.game[m][game]) if m in chunk.game else 0
-                     for m in self.game_metrics)
+    def reference_outcome(self, table: TableSpec, seed: int, index: int) -> dict:
+        """Every per-game metric the table reports, from the reference engine."""
+        found = dict(zip(self.game_metrics, outcome(play_any(table.rules,
+                                                             list(table.strategies), seed,
+                                                             index)), strict=True))
+        return {m: found[m] for m in self.game_metrics_of(table)}
 
     def replay(self, rules: RuleSet, seed: int, index: int, players: int | None = None,
                variant: str | None = None, strategy: str | None = None,
-               level: str = "Lehrling") -> str:
+               level: str = "Lehrling", **options: str) -> str:
         """The reference engine's move log of game ``index`` of ``seed``, as text."""
-        players, variant = players or 2, variant or "signals"
+        players, variant = players or self.default_players, variant or "signals"
         if variant not in VARIANTS:
             raise InputError("--variant", "variant", f"{variant!r} is not allowed; allowed "
                                                      f"values: {', '.join(VARIANTS)}")
-        baker = named_strategy(strategy or "team")
+        baker = named_strategy(strategy or self.default_strategy)
         table = self.table(rules, players, [baker] * players, variant, level=level)
-        engine = RealTimeGame if variant == "eilauftrag" else Game
+        engine = RealTimeGame if variant == "eilauftrag" else TurnGame
         game = engine(table.rules, list(table.strategies), seed, index)
         result = game.play()
         header = (f"{self.title}: seed {seed}, game {index}, {table.rules.level.name}, "
                   f"{players} baker(s), {variant}, {baker.name} bakers ({baker.describe()})")
         return format_replay(table.rules, game, result, header)
 
-    def seat_role(self, table: TableSpec, seat: int) -> str:
-        """``baker 1``: a cooperative game's seats only take turns."""
-        return f"baker {seat + 1}"
+    def seat_name(self, table: TableSpec, seat: int) -> SeatName:
+        """``baker 1``: a team game's seats only take turns."""
+        return SeatName(f"baker {seat + 1}")
+
+    def add_commands(self, commands) -> None:
+        """``cakesim speedtorte cards|check|daily|levels|budget``."""
+        cli.add_commands(commands)
+
+    def experiment_sections(self) -> dict[str, Section]:
+        """``[budgets]``: the Eilauftrag time budget per level for target win rates."""
+        from cakesim.games.speedtorte import budget_report
+
+        return {"budgets": budget_report}
+
+    def summarise_items(self, runs: list) -> list[dict]:
+        """Per order card: fulfilled share, placements to fulfil, share of losses."""
+        return report.card_summary(runs)
+
+    def items_markdown(self, summary: dict) -> list[str]:
+        """The report's section on order cards, hardest first."""
+        return report.cards_markdown(summary)
 
 
 GAME = Speedtorte()

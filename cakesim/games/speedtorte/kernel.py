@@ -9,10 +9,16 @@ timing profile. The running counters of a game live in one small array, ``count`
 
 import numpy as np
 
+from cakesim.engine.jit import jit, jit_borrowing
+from cakesim.engine.seeding import (
+    DEAL_STREAM,
+    DECISION_STREAM,
+    new_stream,
+    shuffle_in_place,
+    uniform,
+)
 from cakesim.games.speedtorte.cards import card_met
 from cakesim.games.speedtorte.strategies import NO_SIGNAL, choose_move, choose_signal, fits
-from cakesim.jit import jit, jit_borrowing
-from cakesim.seeding import DEAL_STREAM, DECISION_STREAM, new_stream, shuffle_in_place, uniform
 
 SILENCE, OPEN_HANDS = 1, 2
 """Mode codes, in ``rules.MODES`` order (0 is signals)."""

@@ -10,8 +10,8 @@ from functools import cache
 
 import numpy as np
 
+from cakesim.engine.jit import jit
 from cakesim.games.speedtorte.cards import met_table
-from cakesim.jit import jit
 
 
 @jit

@@ -9,8 +9,8 @@ the *encoding*; how many flavours, candle counts and copies are in play is the r
 
 import numpy as np
 
-from cakesim.errors import InputError
-from cakesim.jit import jit
+from cakesim.engine.errors import InputError
+from cakesim.engine.jit import jit
 
 FLAVOURS = ("strawberry", "apricot", "pistachio", "blueberry")
 FLAVOURS_DE = ("Erdbeere", "Aprikose", "Pistazie", "Heidelbeere")

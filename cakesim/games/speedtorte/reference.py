@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from cakesim.engine.seeding import DECISION_STREAM, new_stream
 from cakesim.games.speedtorte import strategies as bots
 from cakesim.games.speedtorte.cards import card_met
 from cakesim.games.speedtorte.kernel import deal, lognormal_noise
@@ -16,7 +17,6 @@ from cakesim.games.speedtorte.lookahead import lookahead_tables
 from cakesim.games.speedtorte.pieces import PIECE_TYPES
 from cakesim.games.speedtorte.rules import TableRules
 from cakesim.games.speedtorte.strategies import Baker
-from cakesim.seeding import DECISION_STREAM, new_stream
 
 ENDINGS = ("won", "the counter stands still", "all hands are empty")
 

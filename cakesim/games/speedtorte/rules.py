@@ -11,8 +11,9 @@ from pathlib import Path
 
 import numpy as np
 
-from cakesim.errors import InputError
-from cakesim.games.base import check_score_fits
+from cakesim.engine.contract import check_score_fits
+from cakesim.engine.errors import InputError
+from cakesim.engine.tables import Table, read_toml
 from cakesim.games.speedtorte.cards import Catalogue, load_catalogue
 from cakesim.games.speedtorte.pieces import (
     CANDLE_CODES,
@@ -24,7 +25,6 @@ from cakesim.games.speedtorte.pieces import (
     piece_type,
 )
 from cakesim.games.speedtorte.timing import Profile, Timing, load_timing
-from cakesim.tables import Table, read_toml
 
 HERE = Path(__file__).parent
 DEFAULT_RULES = HERE / "rules.toml"

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cakesim.errors import InputError
-from cakesim.games.base import WEIGHT
-from cakesim.jit import jit_borrowing
-from cakesim.seeding import below
-from cakesim.tables import Table
+from cakesim.engine.contract import WEIGHT
+from cakesim.engine.errors import InputError
+from cakesim.engine.jit import jit_borrowing
+from cakesim.engine.seeding import below
+from cakesim.engine.tables import Table
 
 PARAMETERS = {
     "fulfil": (10.0, WEIGHT, "weight of fulfilling displayed cards, per 10 points"),

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cakesim.tables import Table, read_toml
+from cakesim.engine.tables import Table, read_toml
 
 DEFAULT_TIMING = Path(__file__).with_name("timing.toml")
 PARAMETERS = ("notice", "decide_per_bit", "sigma", "flight")

@@ -10,12 +10,12 @@ from dataclasses import replace
 
 import pandas as pd
 
-from cakesim.errors import InputError
+from cakesim.engine.errors import InputError
+from cakesim.engine.runner import run_table
 from cakesim.games.speedtorte.game import GAME
 from cakesim.games.speedtorte.rules import RuleSet
 from cakesim.games.speedtorte.strategies import named_strategy
-from cakesim.runner import run_table
-from cakesim.stats import wilson
+from cakesim.stats.intervals import wilson
 
 DEFAULT_TARGETS = {"Lehrling": 0.9, "Geselle": 0.75, "Konditor": 0.6, "Meister": 0.45,
                    "Hofzuckerbäcker": 0.3}

@@ -1,9 +1,9 @@
 """Shared helpers: play the same games with the kernel and with the reference engine."""
 
-from cakesim.games import get_game
+from cakesim.games import game_named
 from cakesim.games.part_du_chef.reference import play_game
 
-GAME = get_game("part-du-chef")
+GAME = game_named("part-du-chef")
 RULES = GAME.load_rules()
 STRATEGY_NAMES = GAME.strategy_names
 ENUMERATING = tuple(n for n in STRATEGY_NAMES if GAME.named_strategy(n).cutter == "enumerate")

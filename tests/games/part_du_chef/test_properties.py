@@ -15,7 +15,7 @@ from cakesim.games.part_du_chef.reference import (
     score_sheet,
 )
 from cakesim.games.part_du_chef.strategies import named_strategy, strategy_arrays
-from cakesim.tabletop import WIN_UNITS
+from cakesim.games.slicing.tabletop import WIN_UNITS
 from tests.games.part_du_chef.conftest import GAME, RULES, reference_metrics, table_of
 
 KINDS = len(RULES.kinds)

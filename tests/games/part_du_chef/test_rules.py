@@ -4,7 +4,7 @@ import tomllib
 
 import pytest
 
-from cakesim.errors import InputError
+from cakesim.engine.errors import InputError
 from cakesim.games.part_du_chef.rules import DEFAULT_RULES, load_rules, parse_rules
 
 

@@ -1,9 +1,9 @@
 """Shared helpers: play the same games with the kernel and with the reference engine."""
 
-from cakesim.games import get_game
+from cakesim.games import game_named
 from cakesim.games.piece_o_cake.reference import play_game
 
-GAME = get_game("piece-o-cake")
+GAME = game_named("piece-o-cake")
 RULES = GAME.load_rules()
 STRATEGY_NAMES = ("random", "greedy", "greedy-balanced")
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from cakesim.errors import InputError
+from cakesim.engine.errors import InputError
 from cakesim.games.piece_o_cake.rules import load_rules, parse_rules
 
 

@@ -4,6 +4,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cakesim.engine.jit import as_index
 from cakesim.games.piece_o_cake import strategies
 from cakesim.games.piece_o_cake.strategies import (
     COLLECT_WEIGHT,
@@ -12,7 +13,6 @@ from cakesim.games.piece_o_cake.strategies import (
     chance_table_shape,
     fill_chances,
 )
-from cakesim.jit import as_index
 from tests.games.piece_o_cake.conftest import RULES
 
 KINDS = len(RULES.kinds)

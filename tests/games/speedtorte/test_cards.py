@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cakesim.errors import InputError
+from cakesim.engine.errors import InputError
+from cakesim.engine.jit import plain_python
 from cakesim.games.speedtorte.card_tools import check_card, list_cards, parse_tops
 from cakesim.games.speedtorte.cards import (
     DEFAULT_CATALOGUE,
@@ -37,7 +38,6 @@ from cakesim.games.speedtorte.pieces import (
     piece_name,
     piece_type,
 )
-from cakesim.jit import plain_python
 
 CATALOGUE = load_catalogue()
 DOCS = Path(__file__).parents[3] / "docs" / "speedtorte_cards.md"

@@ -92,7 +92,7 @@ def test_a_rush_card_missed_adds_a_card_under_the_deck():
 
 
 def test_the_replay_gives_a_reason_for_every_placement(capsys):
-    assert main(["replay", "speedtorte", "--seed", "4", "--game", "2", "--level", "Meister",
+    assert main(["replay", "speedtorte", "--seed", "4", "--game", "2", "--option", "level=Meister",
                  "--players", "3"]) == 0
     out = capsys.readouterr().out
     placements = [line for line in out.splitlines() if " puts " in line]
@@ -103,6 +103,6 @@ def test_the_replay_gives_a_reason_for_every_placement(capsys):
 
 
 def test_replay_rejects_an_unknown_level(capsys):
-    assert main(["replay", "speedtorte", "--seed", "1", "--game", "0", "--level", "Bäcker"]) == 2
+    assert main(["replay", "speedtorte", "--seed", "1", "--game", "0", "--option", "level=Bäcker"]) == 2
     err = capsys.readouterr().err
     assert "levels.toml: level: 'Bäcker' is not a level; levels: Lehrling" in err

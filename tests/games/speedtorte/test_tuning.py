@@ -2,7 +2,7 @@
 
 import pytest
 
-from cakesim.errors import InputError
+from cakesim.engine.errors import InputError
 from cakesim.games.speedtorte.tuning import DEFAULT_TARGETS, parse_targets, recommend_levels
 from tests.games.speedtorte.conftest import RULES
 

@@ -39,7 +39,7 @@ less" would then be reliably accepted only at 15 pp.
 **Shared first places.** A first place shared by several seats gives each a fractional
 win x, and a fractional outcome has no Bernoulli likelihood: its distribution is not a
 function of p alone. Each x is therefore turned into a win with chance x, by comparing it
-with a uniform draw from the game's own stream ``SPRT_STREAM`` (cakesim.seeding). The
+with a uniform draw from the game's own stream ``SPRT_STREAM`` (cakesim.engine.seeding). The
 outcome is then exactly Bernoulli(p), p the seat's fractional win share, independent
 from game to game, and a pure function of (seed, game): the same seed gives the same
 decision anywhere. The coin costs a few games (a 0/1 outcome varies more than x).
@@ -56,12 +56,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cakesim.errors import InputError
-from cakesim.games import get_game
-from cakesim.games.base import Game, TableSpec
-from cakesim.jit import jit
-from cakesim.seeding import reset_stream, uniform
-from cakesim.tables import Table
+from cakesim.engine.contract import Game, TableSpec
+from cakesim.engine.errors import InputError
+from cakesim.engine.jit import jit
+from cakesim.engine.seeding import reset_stream, uniform
+from cakesim.engine.tables import Table
 
 STEP = 2_000
 """Games played per chunk while the test runs."""
@@ -70,7 +69,7 @@ DEFAULT_EPSILON = 0.01
 """Indifference width: 1 pp (see the module docstring)."""
 SPRT_STREAM = 0x5350_5254
 """Draw stream of the coin that settles a shared first place ("SPRT" in ASCII): far from
-the small stream numbers of cakesim.seeding, so that no game's draws can coincide with it."""
+the small stream numbers of cakesim.engine.seeding, so that no game's draws can coincide with it."""
 ACCEPTED, REJECTED, UNDECIDED = "claim accepted", "claim rejected", "undecided"
 
 
@@ -227,7 +226,7 @@ def sequential_test(table: TableSpec, seed: int, claim: SprtClaim) -> SprtResult
                                                                message))
     test = claim.wald_test(table.players)
     shares: list[np.ndarray] = []
-    wins = _seat_wins(get_game(table.game), table, seed, claim, shares)
+    wins = _seat_wins(table.game, table, seed, claim, shares)
     decision, games = test.run(wins, claim.max_games)
     share = float(np.concatenate(shares)[:games].mean())
     return SprtResult(claim, decision, games, share, 1.0 / table.players, test.null,

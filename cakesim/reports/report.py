@@ -1,27 +1,27 @@
 """Writing an experiment's report: report.md, summary.json, results.parquet and plots."""
 
 import json
-import math
 from datetime import UTC, datetime
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
-from cakesim import __version__, cooperative
-from cakesim.analysis import (
+from cakesim.engine.contract import Game, ResultKind
+from cakesim.engine.fingerprint import files_in_force, resolved_strategy
+from cakesim.engine.project import shown_path, strict_json
+from cakesim.engine.version import __version__
+from cakesim.reports import team
+from cakesim.reports.figures import new_figure, save_figure
+from cakesim.reports.summaries import (
     compare_first_seat,
+    compare_game_metric,
     game_summary,
     player_summary,
     seat_summary,
     seat_verdicts,
     verdict_sentence,
 )
-from cakesim.experiment import section_module
-from cakesim.figures import new_figure, save_figure
-from cakesim.fingerprint import file_digests, resolved_strategy
-from cakesim.games import get_game
-from cakesim.text import percent, plus_minus
+from cakesim.reports.text import percent, plus_minus
 
 
 def summarise(experiment, runs) -> dict:
@@ -30,21 +30,23 @@ def summarise(experiment, runs) -> dict:
     Seat verdicts are simultaneous over every seat of every table of the report
     (Bonferroni), at the experiment's fairness margin.
     """
-    game = get_game(experiment.game)
-    family = 0 if game.cooperative else sum(run.table.players for run in runs)
+    game = experiment.game
+    seats_kind = game.result_kind is ResultKind.SEATS
+    family = sum(run.table.players for run in runs) if seats_kind else 0
     tables = []
     for run in runs:
         t = run.table
         entry = {
             "label": t.label, "players": t.players, "variant": t.variant,
+            "options": dict(t.options),
             "duplicate": t.duplicate, "games": run.totals.games, "deals": run.totals.deals,
             "control": t.label in experiment.controls,
             "strategies": [{"name": s.name, "description": s.describe(),
                             "resolved": resolved_strategy(s)}
                            for s in dict.fromkeys(t.strategies)],
         }
-        if game.cooperative:
-            entry |= cooperative.table_summary(run)
+        if not seats_kind:
+            entry |= team.table_summary(run)
         else:
             seats = seat_summary(run)
             for seat, judged in zip(seats, seat_verdicts(seats, run.totals.games,
@@ -53,14 +55,14 @@ def summarise(experiment, runs) -> dict:
                 seat["verdict"] = judged
             entry |= {"seats": seats, "per_game": game_summary(run),
                       "verdict": verdict_sentence(seats, entry["control"])}
-        if not game.cooperative and len({s.name for s in t.strategies}) > 1:
+        if seats_kind and len({s.name for s in t.strategies}) > 1:
             entry["players_by_strategy"] = player_summary(run)
         tables.append(entry)
-    extra = {"items": cooperative.item_summary(runs)} if game.cooperative else {}
+    extra = {"items": game.summarise_items(runs)} if game.item_metrics else {}
     return {
-        "cooperative": game.cooperative,
+        "result_kind": game.result_kind.value, "base_variant": game.variants[0],
         "experiment": experiment.name, "title": experiment.title,
-        "question": experiment.question, "game": experiment.game,
+        "question": experiment.question, "game": game.name,
         "seed": experiment.seed, "games_per_table": experiment.table_games,
         "cakesim_version": __version__, "rules": shown_path(experiment.rules_source),
         "files": files_in_force(runs),
@@ -71,42 +73,11 @@ def summarise(experiment, runs) -> dict:
     }
 
 
-def files_in_force(runs) -> dict[str, str]:
-    """SHA-256 of every rule, card, timing or level file the runs' tables were read from."""
-    return {shown_path(path): sha
-            for path, sha in file_digests(run.table.rules for run in runs).items()}
-
-
-def strict_json(value) -> str:
-    """``value`` as strict JSON (RFC 8259): a NaN or infinity becomes ``null``."""
-    return json.dumps(_finite(value), indent=2, default=str, allow_nan=False) + "\n"
-
-
-def _finite(value):
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {k: _finite(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_finite(v) for v in value]
-    if isinstance(value, np.generic):
-        return _finite(value.item())
-    return value
-
-
-def shown_path(source: str | Path) -> str:
-    """A path relative to the working directory when it lies below it."""
-    try:
-        return str(Path(source).resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(source)
-
-
-def _comparisons(game, runs) -> list[dict]:
+def _comparisons(game: Game, runs) -> list[dict]:
     """Every variant against the base variant's table with the same everything else.
 
     The base variant is the game's first; tables compare when their players, strategies,
-    deal mode and rules apart from the variant (e.g. the Speedtorte level) agree.
+    deal mode and the table options both have (e.g. a level) agree.
     """
     base_variant = game.variants[0]
     found = []
@@ -120,8 +91,8 @@ def _comparisons(game, runs) -> list[dict]:
                     and _same_apart_from_variant(b, t)):
                 entry = {"players": t.players, "variant": t.variant, "base": b.label,
                          "table": t.label}
-                if game.cooperative:
-                    entry["win_rate_difference"] = cooperative.compare_win_rate(base, run)
+                if game.result_kind is ResultKind.TEAM:
+                    entry["win_rate_difference"] = compare_game_metric(base, run, "won")
                 else:
                     entry["first_seat_win_share_difference"] = compare_first_seat(base, run)
                 found.append(entry)
@@ -130,8 +101,8 @@ def _comparisons(game, runs) -> list[dict]:
 
 
 def _same_apart_from_variant(a, b) -> bool:
-    level_a, level_b = getattr(a.rules, "level", None), getattr(b.rules, "level", None)
-    return level_a == level_b
+    ours, theirs = dict(a.options), dict(b.options)
+    return all(theirs[k] == v for k, v in ours.items() if k in theirs)
 
 
 def headline(summary: dict) -> str:
@@ -142,11 +113,12 @@ def headline(summary: dict) -> str:
     """
     tables = summary["tables"]
     primary = [t for t in tables if t["strategies"] == tables[0]["strategies"]]
-    role = tables[0]["seats"][0]["role"].split(" (")[0]
+    role = tables[0]["seats"][0]["name"]
     parts = []
     for players in sorted({t["players"] for t in primary}):
         shares = [f"{100 * t['seats'][0]['win_share']['value']:.1f} %"
-                  + ("" if t["variant"] == "base" else f" with {t['variant']}")
+                  + ("" if t["variant"] == summary["base_variant"]
+                     else f" with {t['variant']}")
                   + f", {_short(t['seats'][0]['verdict'])}"
                   for t in primary if t["players"] == players]
         parts.append(f"{players}P (fair {100 / players:.1f} %): {' -> '.join(shares)}")
@@ -172,8 +144,8 @@ def write_report(experiment, runs, out: Path, command: str,
     out.mkdir(parents=True, exist_ok=True)
     summary = summarise(experiment, runs)
     summary["command"] = command
-    summary["headline"] = (cooperative.headline(summary) if summary["cooperative"]
-                           else headline(summary))
+    seats_kind = experiment.game.result_kind is ResultKind.SEATS
+    summary["headline"] = headline(summary) if seats_kind else team.headline(summary)
     if plan is not None:
         summary["sample_size"] = {"pilot_games": experiment.plan.games,
                                   "seed": experiment.seed,
@@ -186,19 +158,19 @@ def write_report(experiment, runs, out: Path, command: str,
             if column in rows:
                 rows[column] = rows[column].astype("category")
         rows.to_parquet(out / "results.parquet", index=False)
-    if summary["cooperative"]:
-        plot = cooperative.plot_win_rate(summary, out / "win_rate.png")
-    else:
+    if seats_kind:
         plot = plot_seat_win_share(summary, out / "seat_win_share.png")
+    else:
+        plot = team.plot_win_rate(summary, out / "win_rate.png")
     extra = []
     for name, data in (sections or {}).items():
-        module = section_module(experiment, name)
+        module = experiment.analyses[name]
         summary.setdefault("sections", {})[name] = data
         summary["headline"] = module.headline(data)
         extra += module.markdown(data, module.plot(data, runs, summary, out))
     (out / "summary.json").write_text(strict_json(summary))
     report = out / "report.md"
-    report.write_text(_markdown(summary, plot.name, extra))
+    report.write_text(_markdown(experiment.game, summary, plot.name, extra))
     return report
 
 
@@ -218,15 +190,15 @@ def plot_seat_win_share(summary: dict, path: Path) -> Path:
             ax.bar(x, y, width, yerr=err, capsize=3,
                    label=t["label"].split(" ", 1)[1], alpha=0.85)
         ax.axhline(100 / players, color="black", linestyle="--", linewidth=1, label="fair share")
-        first = tables[0]["seats"][0]["role"].split(" (")[0].replace(" ", "\n", 1)
-        ax.set_xticks(range(players), [first] + [f"seat {s + 1}" for s in range(1, players)])
+        names = [s["name"].replace(" ", "\n", 1) for s in tables[0]["seats"]]
+        ax.set_xticks(range(players), names)
         ax.set_title(f"{players} players")
         ax.set_ylabel("win share (%)")
         ax.legend(fontsize=7, loc="lower right")
     return save_figure(fig, summary, "seat win share", path)
 
 
-def _markdown(summary: dict, plot: str, sections: list[str]) -> str:
+def _markdown(game: Game, summary: dict, plot: str, sections: list[str]) -> str:
     lines = [f"# {summary['title'] or summary['experiment']}", ""]
     if summary["question"]:
         lines += [f"**Question.** {summary['question']}", ""]
@@ -236,9 +208,10 @@ def _markdown(summary: dict, plot: str, sections: list[str]) -> str:
         said = summary["headline"] in "\n".join(sections)
         lines += ([] if said else [f"**{summary['headline']}**", ""]) + [
             *sections, "## Every table", ""]
-    if summary["cooperative"]:
+    if game.result_kind is ResultKind.TEAM:
         lines += ([] if sections else [summary["headline"], ""]) + [
-            f"![win rate]({plot})", "", *cooperative.markdown(summary)]
+            f"![win rate]({plot})", "", *team.markdown(summary, game.report_game_metrics),
+            *game.items_markdown(summary)]
     else:
         lines += _competitive(summary, plot)
     if summary["skipped"]:
@@ -257,7 +230,7 @@ def _markdown(summary: dict, plot: str, sections: list[str]) -> str:
 
 def _competitive(summary: dict, plot: str) -> list[str]:
     lines = [f"- **{t['label']}**: {t['verdict']}." for t in summary["tables"]]
-    role = summary["tables"][0]["seats"][0]["role"].split(" (")[0]
+    role = summary["tables"][0]["seats"][0]["name"]
     for c in summary["comparisons"]:
         d = c["first_seat_win_share_difference"]
         moved = "no detectable change" if d["low"] <= 0 <= d["high"] else (

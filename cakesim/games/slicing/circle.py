@@ -8,7 +8,7 @@ distinct cuts holds mask 0 and every mask with 2 to ``most`` bits.
 
 import numpy as np
 
-from cakesim.jit import jit_borrowing, jit_inline
+from cakesim.engine.jit import jit_borrowing, jit_inline
 
 
 def cut_table(n: int, most: int, least: int = 1) -> np.ndarray:

@@ -20,10 +20,9 @@ import numpy as np
 import pandas as pd
 from scipy import stats as scipy_stats
 
-from cakesim.games import get_game
-from cakesim.games.base import TableSpec
-from cakesim.runner import DEFAULT_CHUNK, Totals, run_table
-from cakesim.stats import LEVEL, z_value
+from cakesim.engine.contract import TableSpec
+from cakesim.engine.runner import DEFAULT_CHUNK, Totals, run_table
+from cakesim.stats.intervals import LEVEL, z_value
 
 
 @dataclass(frozen=True)
@@ -63,7 +62,7 @@ def seat_variance(totals: Totals, win_units: int) -> np.ndarray:
 def plan_table(table: TableSpec, question: Question, pilot_games: int, seed: int,
                n_jobs: int = -1, progress: bool = False) -> pd.DataFrame:
     """One row per seat: pilot variances, duplicate factor and games needed both ways."""
-    game = get_game(table.game)
+    game = table.game
     variance = {}
     for duplicate in (False, True):
         pilot = replace(table, duplicate=duplicate)
@@ -77,7 +76,7 @@ def plan_table(table: TableSpec, question: Question, pilot_games: int, seed: int
         games_duplicate = math.ceil(per_variance * duplicate / table.players) * table.players
         rows.append({
             "table": table.label, "seat": seat + 1,
-            "role": game.seat_role(table, seat),
+            "role": str(game.seat_name(table, seat)),
             "variance_independent": independent, "variance_duplicate": duplicate,
             "duplicate_factor": independent / duplicate if duplicate > 0 else math.inf,
             "games_independent": math.ceil(per_variance * independent),

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cakesim.stats import paired_difference
-from cakesim.tables import Table
+from cakesim.engine.tables import Table
+from cakesim.stats.intervals import paired_difference
 
 
 @dataclass(frozen=True)
@@ -46,10 +46,8 @@ def _player_deals(run, player: int) -> tuple[np.ndarray, np.ndarray]:
 
 def analyse(experiment, runs, question: ContrastQuestion, n_jobs: int = -1) -> dict:
     """Per pair: the player's score and win-share difference (A minus B), paired by deal."""
-    from cakesim.games import get_game
-
     by_label = {run.table.label: run for run in runs}
-    win_units = get_game(experiment.game).win_units
+    win_units = experiment.game.win_units
     found = []
     for a, b in question.pairs:
         for label in (a, b):

@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-from cakesim.fingerprint import code_version
+from cakesim.engine.fingerprint import code_version
 
 CACHE_ENV = "NUMBA_CACHE_DIR"
 

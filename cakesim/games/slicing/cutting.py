@@ -7,8 +7,8 @@ estimates it. They never allocate (``jit_borrowing``).
 
 import numpy as np
 
-from cakesim.circle import along, arcs_of_cut
-from cakesim.jit import as_index, jit_borrowing
+from cakesim.engine.jit import as_index, jit_borrowing
+from cakesim.games.slicing.circle import along, arcs_of_cut
 
 
 @jit_borrowing
@@ -17,7 +17,7 @@ def rotated_even_cut(values, n, k):
 
     ``values`` is the cutter's own ``(n, n + 1)`` table. The cutter takes last, so it
     expects the portion nobody wanted: it keeps the rotation whose least valuable arc is
-    the most valuable. Returns the cut's gap mask (see ``cakesim.circle``).
+    the most valuable. Returns the cut's gap mask (see ``cakesim.games.slicing.circle``).
     """
     if k <= 1:
         return 0

@@ -16,10 +16,9 @@ import pandas as pd
 from joblib import Parallel, delayed, parallel_config
 from tqdm import tqdm
 
-from cakesim.cache import ChunkCache
-from cakesim.errors import InputError
-from cakesim.games import get_game
-from cakesim.games.base import Chunk, TableSpec
+from cakesim.engine.cache import ChunkCache
+from cakesim.engine.contract import Chunk, ResultKind, TableSpec
+from cakesim.engine.errors import InputError
 
 DEFAULT_CHUNK = 20_000
 DEFAULT_KEEP_ROWS = 1_000_000
@@ -166,9 +165,10 @@ def chunk_bounds(games: int, chunk_size: int, per_deal: int = 1) -> list[tuple[i
     return [(start, min(start + size, games)) for start in range(0, games, size)]
 
 
-def chunk_rows(game, table: TableSpec, chunk: Chunk) -> pd.DataFrame:
-    """One row per game and seat (per game in a cooperative game), compact dtypes."""
-    if game.cooperative:
+def chunk_rows(table: TableSpec, chunk: Chunk) -> pd.DataFrame:
+    """One row per game and seat (per game in a team game), compact dtypes."""
+    game = table.game
+    if game.result_kind is ResultKind.TEAM:
         index = chunk.first_game + np.arange(chunk.games)
         columns = {"table": pd.Categorical([table.label] * chunk.games), "game": index}
         return pd.DataFrame(columns | dict(chunk.game))
@@ -195,8 +195,8 @@ def chunk_rows(game, table: TableSpec, chunk: Chunk) -> pd.DataFrame:
     return pd.DataFrame(columns)
 
 
-def _play(game_name: str, table: TableSpec, seed: int, start: int, stop: int) -> Chunk:
-    return get_game(game_name).play_chunk(table, seed, start, stop - start)
+def _play(table: TableSpec, seed: int, start: int, stop: int) -> Chunk:
+    return table.game.play_chunk(table, seed, start, stop - start)
 
 
 @contextmanager
@@ -239,11 +239,12 @@ def run_table(table: TableSpec, games: int, seed: int, n_jobs: int = -1,
     With a ``cache``, chunks finished by an earlier (perhaps interrupted) run are read
     back instead of played, and every chunk played is stored as soon as it arrives.
     """
-    game = get_game(table.game)
+    game = table.game
     per_deal = table.games_per_deal
     games = -(-games // per_deal) * per_deal
     bounds = chunk_bounds(games, chunk_size, per_deal)
-    seat_metrics = () if game.cooperative else (*game.seat_metrics, "win_units")
+    seat_metrics = ((*game.seat_metrics, "win_units") if game.result_kind is ResultKind.SEATS
+                    else ())
     totals = Totals(table.players, seat_metrics, game.game_metrics_of(table))
     kept, deal_parts = {}, []
     bar = tqdm(total=games, desc=table.label, unit="game", file=sys.stderr,
@@ -255,7 +256,7 @@ def run_table(table: TableSpec, games: int, seed: int, n_jobs: int = -1,
         totals.add(sums)
         if chunk.first_game < keep_rows:
             keep = min(chunk.games, keep_rows - chunk.first_game)
-            kept[chunk.first_game] = chunk_rows(game, table, _head(chunk, keep))
+            kept[chunk.first_game] = chunk_rows(table, _head(chunk, keep))
         if games <= keep_rows:
             deal_parts.append(sums)
         bar.update(chunk.games)
@@ -271,7 +272,7 @@ def run_table(table: TableSpec, games: int, seed: int, n_jobs: int = -1,
         # Compile (or load the cached kernel) here once, before the workers need it.
         game.play_chunk(table, seed, 0, per_deal)
         with Parallel(n_jobs=n_jobs, return_as="generator_unordered") as parallel:
-            for chunk in parallel(delayed(_play)(table.game, table, seed, a, b)
+            for chunk in parallel(delayed(_play)(table, seed, a, b)
                                   for a, b in missing):
                 if cache is not None:
                     cache.store(table, seed, chunk)
@@ -290,3 +291,26 @@ def _head(chunk: Chunk, n: int) -> Chunk:
         return chunk
     return Chunk(chunk.first_game, {k: v[:n] for k, v in chunk.seat.items()},
                  {k: v[:n] for k, v in chunk.game.items()})
+
+
+def pooled_by_deal(runs: list[TableRun]) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Per deal, summed over every table: item sums ``(deals, K)`` and games lost.
+
+    The tables of an experiment share their seed, hence their deals: an item's numbers
+    pooled over tables are then sums of correlated parts, and only per-deal sums over all
+    tables give honest intervals. Games lost count a team game's games not ``won``.
+    """
+    if any(run.by_deal is None for run in runs):
+        raise ValueError("per-item numbers need every deal's sums: raise the experiment's "
+                         "keep_rows to at least its games per table")
+    deals = max(run.by_deal.deals for run in runs)
+    items = {}
+    lost = np.zeros(deals, np.int64)
+    for run in runs:
+        d = run.by_deal
+        for metric, values in d.item.items():
+            items.setdefault(metric, np.zeros((deals, values.shape[1]), np.int64))
+            items[metric][:d.deals] += values
+        if "won" in d.game:
+            lost[:d.deals] += run.totals.games_per_deal - d.game["won"]
+    return items, lost

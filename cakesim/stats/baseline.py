@@ -23,24 +23,27 @@ share (win share, win rate; default 0.5 pp), or that fraction of the baseline va
 any other number.
 """
 
+from __future__ import annotations
+
 import io
 import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
-from cakesim.errors import InputError
-from cakesim.experiment import Experiment, section_module
-from cakesim.fingerprint import code_version, digest, table_digest
-from cakesim.games import get_game
-from cakesim.project import baselines_dir
-from cakesim.report import files_in_force, strict_json
-from cakesim.runner import TableRun
-from cakesim.sprt import SprtResult
-from cakesim.stats import Estimate, holm, influence_se, ratio_influence, two_sample_p
+from cakesim.engine.errors import InputError
+from cakesim.engine.fingerprint import code_version, digest, files_in_force, table_digest
+from cakesim.engine.project import baselines_dir, strict_json
+from cakesim.engine.runner import TableRun, pooled_by_deal
+from cakesim.stats.intervals import Estimate, holm, influence_se, ratio_influence, two_sample_p
+from cakesim.stats.sprt import SprtResult
+
+if TYPE_CHECKING:  # the experiment loader sits above the statistics
+    from cakesim.experiment import Experiment
 
 GATED_SEAT_METRICS = ("win_units", "total")
 """Seat metrics whose per-deal sums the baseline keeps (win share, mean score)."""
@@ -53,7 +56,7 @@ def is_share(name: str) -> bool:
 
 def deal_arrays(experiment: Experiment, runs: list[TableRun]) -> dict[str, np.ndarray]:
     """Every deal's sums behind the gated numbers, keyed ``table/kind/metric``."""
-    game = get_game(experiment.game)
+    game = experiment.game
     arrays = {}
     for index, run in enumerate(runs):
         if run.by_deal is None:
@@ -65,18 +68,21 @@ def deal_arrays(experiment: Experiment, runs: list[TableRun]) -> dict[str, np.nd
                 arrays[f"{index}/seat/{metric}"] = run.by_deal.seat[metric]
         for metric, values in run.by_deal.game.items():
             arrays[f"{index}/game/{metric}"] = values
-    if game.cooperative:
-        from cakesim.cooperative import pooled_by_deal
-
+    if game.item_ratios:
         items, _ = pooled_by_deal(runs)
-        for metric in ("shown", "fulfilled"):
+        for metric in sorted({m for pair in game.item_ratios.values() for m in pair}):
             arrays[f"pooled/item/{metric}"] = items[metric]
     return arrays
 
 
 def gated_ratios(tables: list[dict], items: list[str], win_units: int,
-                 arrays: dict[str, np.ndarray]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Every gated number as per-deal ``(numerator, denominator)``: value = sum / sum."""
+                 arrays: dict[str, np.ndarray], item_ratios: dict[str, list[str]]
+                 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Every gated number as per-deal ``(numerator, denominator)``: value = sum / sum.
+
+    ``item_ratios`` names the per-item numbers (name -> numerator and denominator metric,
+    the game's ``item_ratios``), each pooled over tables.
+    """
     found = {}
     for index, t in enumerate(tables):
         label, per_deal = t["label"], t["games_per_deal"]
@@ -93,10 +99,10 @@ def gated_ratios(tables: list[dict], items: list[str], win_units: int,
                 metric = key[len(prefix):]
                 name = "win rate" if metric == "won" else f"{metric.replace('_', ' ')} per game"
                 found[f"{label} | {name}"] = (values, _games(values, per_deal))
-    if "pooled/item/shown" in arrays:
-        shown, done = arrays["pooled/item/shown"], arrays["pooled/item/fulfilled"]
+    for name, (top, bottom) in item_ratios.items():
+        numerator, denominator = arrays[f"pooled/item/{top}"], arrays[f"pooled/item/{bottom}"]
         for k, item in enumerate(items):
-            found[f"{item} | fulfilled share once shown"] = (done[:, k], shown[:, k])
+            found[f"{item} | {name}"] = (numerator[:, k], denominator[:, k])
     return found
 
 
@@ -126,32 +132,35 @@ class Baseline:
     def ratios(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
         """The gated numbers as per-deal ratios."""
         r = self.record
-        return gated_ratios(r["tables"], r["items"], r["win_units"], self.arrays)
+        return gated_ratios(r["tables"], r["items"], r["win_units"], self.arrays,
+                            r["item_ratios"])
 
 
 def make_baseline(experiment: Experiment, runs: list[TableRun], sprt: list[SprtResult],
                   sections: dict | None = None) -> Baseline:
     """The baseline of a CI-sized run (with its game-specific sections' numbers)."""
-    game = get_game(experiment.game)
+    game = experiment.game
     arrays = deal_arrays(experiment, runs)
     tables = [{"label": run.table.label, "games_per_deal": run.table.games_per_deal}
               for run in runs]
-    items = list(game.item_names(runs[0].table)) if game.cooperative else []
+    items = list(game.item_names(runs[0].table)) if game.item_ratios else []
     record = {
         "experiment": experiment.name, "code_version": code_version(),
         "seed": experiment.seed, "games_per_table": experiment.table_games,
         "config_hash": config_hash(experiment), "results_digest": results_digest(runs),
         "level": experiment.ci.level, "materiality": experiment.ci.materiality,
         "files": files_in_force(runs), "win_units": game.win_units, "tables": tables,
-        "items": items, "numbers": {}, "section_numbers": {},
+        "items": items, "item_ratios": {k: list(v) for k, v in game.item_ratios.items()},
+        "numbers": {}, "section_numbers": {},
         "sprt": [r.as_dict() for r in sprt],
     }
-    for name, (top, bottom) in gated_ratios(tables, items, game.win_units, arrays).items():
+    for name, (top, bottom) in gated_ratios(tables, items, game.win_units, arrays,
+                                            record["item_ratios"]).items():
         value, influence = ratio_influence(top, bottom)
         record["numbers"][name] = {"value": value, "se": influence_se(influence),
                                    "deals": int(influence.size)}
     for name, data in (sections or {}).items():
-        for number, e in section_module(experiment, name).numbers(data).items():
+        for number, e in experiment.analyses[name].numbers(data).items():
             record["section_numbers"][number] = {
                 **e, "se": Estimate(**e).se}
     return Baseline(record, arrays)

@@ -1,14 +1,13 @@
 """From a table's exact sums to the numbers a report states, each with its interval.
 
-Every interval is computed by deal (see ``cakesim.stats``): on duplicate deals a deal's
+Every interval is computed by deal (see ``cakesim.stats.intervals``): on duplicate deals a deal's
 P rotations are one sample, not P.
 """
 
 import numpy as np
 
-from cakesim.games import get_game
-from cakesim.runner import TableRun
-from cakesim.stats import (
+from cakesim.engine.runner import TableRun
+from cakesim.stats.intervals import (
     Estimate,
     by_deal,
     mean_interval,
@@ -20,13 +19,14 @@ from cakesim.stats import (
 
 def seat_summary(run: TableRun) -> list[dict]:
     """Per seat: win share, mean of every metric, and the paired lead over the rest."""
-    game = get_game(run.table.game)
+    game = run.table.game
     t = run.totals
     seats = []
     for seat in range(t.players):
         entry = {
             "seat": seat,
-            "role": game.seat_role(run.table, seat),
+            "role": str(game.seat_name(run.table, seat)),
+            "name": game.seat_name(run.table, seat).name,
             "strategy": _seat_strategy(run, seat),
             "win_share": _share(t, t.seat_sum, t.seat_sq, seat, game.win_units).as_dict(),
         }
@@ -42,7 +42,7 @@ def seat_summary(run: TableRun) -> list[dict]:
 
 def player_summary(run: TableRun) -> list[dict]:
     """Per player (strategy slot): win share and mean total, over every seat it sat in."""
-    game = get_game(run.table.game)
+    game = run.table.game
     t = run.totals
     return [{
         "player": p,
@@ -79,7 +79,7 @@ def verdict_sentence(seats: list[dict], control: bool = False) -> str:
 
 def _seat_sentence(seat: dict, capital: bool = True) -> str:
     v = seat["verdict"]
-    role = seat["role"].split(" (")[0]
+    role = seat["name"]
     share, gap = seat["win_share"], v["gap"]
     return (f"{role.capitalize() if capital else role} wins {100 * share['value']:.1f} % "
             f"against a fair {100 * v['fair']:.1f} % (gap {100 * gap['value']:+.1f} pp "
@@ -92,7 +92,7 @@ def compare_first_seat(base: TableRun, other: TableRun) -> dict:
     Both tables use the same seed, hence the same deals; when every deal's sums were
     kept the difference is taken deal by deal, otherwise it is unpaired from the sums.
     """
-    game = get_game(base.table.game)
+    game = base.table.game
     return _difference(base, other, lambda run: _share(
         run.totals, run.totals.seat_sum, run.totals.seat_sq, 0, game.win_units),
         lambda run: run.by_deal.seat["win_units"][:, 0] / game.win_units)

@@ -6,9 +6,13 @@ Commands that work on the whole project (``regress``, ``baseline``, ``reports``)
 by walking up from the working directory, like git does.
 """
 
+import json
+import math
 from pathlib import Path
 
-from cakesim.errors import InputError
+import numpy as np
+
+from cakesim.engine.errors import InputError
 
 EXPERIMENTS = "experiments"
 REPORTS = "reports"
@@ -48,3 +52,28 @@ def reports_dir() -> Path:
 def baselines_dir() -> Path:
     """The project's ``reports/baselines/`` folder."""
     return root() / BASELINES
+
+
+def shown_path(source: str | Path) -> str:
+    """A path relative to the working directory when it lies below it."""
+    try:
+        return str(Path(source).resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(source)
+
+
+def strict_json(value) -> str:
+    """``value`` as strict JSON (RFC 8259): a NaN or infinity becomes ``null``."""
+    return json.dumps(_finite(value), indent=2, default=str, allow_nan=False) + "\n"
+
+
+def _finite(value):
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    if isinstance(value, np.generic):
+        return _finite(value.item())
+    return value

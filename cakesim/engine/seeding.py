@@ -14,7 +14,7 @@ compiled into their callers: a shuffle or a random strategy makes dozens per gam
 
 import numpy as np
 
-from cakesim.jit import jit, jit_borrowing, jit_inline
+from cakesim.engine.jit import jit, jit_borrowing, jit_inline
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX_A = np.uint64(0xBF58476D1CE4E5B9)

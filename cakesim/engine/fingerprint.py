@@ -13,9 +13,11 @@ from pathlib import Path
 
 import numpy as np
 
-from cakesim import __version__
+from cakesim.engine.project import shown_path
+from cakesim.engine.version import __version__
 
-PACKAGE = Path(__file__).parent
+PACKAGE = Path(__file__).parents[1]
+"""The ``cakesim`` package folder: every source file in it is part of the code version."""
 
 
 def canonical(value):
@@ -69,7 +71,7 @@ def resolved_strategy(strategy) -> dict:
 
 def table_digest(table) -> str:
     """What decides a table's games: game, players, variant, deal mode, rules, strategies."""
-    return digest({"game": table.game, "players": table.players, "variant": table.variant,
+    return digest({"game": table.game.name, "players": table.players, "variant": table.variant,
                    "duplicate": table.duplicate, "rules": table.rules,
                    "strategies": [resolved_strategy(s) for s in table.strategies]})
 
@@ -98,3 +100,9 @@ def file_digests(rules_objects) -> dict[str, str]:
         source_files(rules, found)
     return {shown: hashlib.sha256(Path(path).read_bytes()).hexdigest()
             for path, shown in sorted(found.items())}
+
+
+def files_in_force(runs) -> dict[str, str]:
+    """SHA-256 of every rule, card, timing or level file the runs' tables were read from."""
+    return {shown_path(path): sha
+            for path, sha in file_digests(run.table.rules for run in runs).items()}

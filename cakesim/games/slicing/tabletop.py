@@ -7,8 +7,8 @@ place evenly (section 1's **default**). Each helper comes twice: compiled for ke
 reference engines and score sheets, so that parity tests compare two implementations.
 """
 
-from cakesim.jit import jit, jit_borrowing
-from cakesim.seeding import DECISION_STREAM, new_stream
+from cakesim.engine.jit import jit, jit_borrowing
+from cakesim.engine.seeding import DECISION_STREAM, new_stream
 
 WIN_UNITS = 840
 """A game's win is 840 units, split evenly among tied winners (840 = lcm(1..8))."""

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from cakesim.fingerprint import code_version, digest, table_digest
-from cakesim.games.base import Chunk, TableSpec
+from cakesim.engine.contract import Chunk, TableSpec
+from cakesim.engine.fingerprint import code_version, digest, table_digest
 
 CACHE_ENV = "CAKESIM_CACHE"
 DEFAULT_CACHE = Path(".cakesim-cache")

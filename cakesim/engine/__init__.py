@@ -1,0 +1,4 @@
+"""The machinery every game runs on.
+
+Seeding, Numba options, strict readers, the game contract, the runner and its cache.
+"""

@@ -1,0 +1,309 @@
+"""The game contract: what the shared machinery may ask of a game, and what a game gives back.
+
+A game subclasses ``Game`` and is registered in ``cakesim.games``; the runner, the
+statistics and the reports know games only through this class, the ``TableSpec`` a game
+builds and the ``Chunk`` of results its kernel fills. ``docs/adding_a_game.md`` walks
+through the smallest complete game.
+"""
+
+import enum
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
+
+import numpy as np
+
+from cakesim.engine.errors import InputError
+from cakesim.engine.tables import Table
+
+WEIGHT_MAX = 1e6
+"""No strategy weight may be larger in size: far beyond any sensible weight, and far from
+where the valuations' sums and products would overflow to infinity."""
+WEIGHT = (0.0, WEIGHT_MAX)
+"""The range of a strategy weight that is 0 or more."""
+SIGNED_WEIGHT = (-WEIGHT_MAX, WEIGHT_MAX)
+"""The range of a strategy weight that may be negative."""
+SCORE_MAX = int(np.iinfo(np.int16).max)
+"""The largest score the kernels' per-game result arrays (``np.int16``) hold."""
+
+
+def check_score_fits(table: Table, key: str, terms: str, largest: int) -> None:
+    """Refuse a rule set whose largest possible score exceeds ``SCORE_MAX``.
+
+    ``largest`` bounds every score at every player count; ``terms`` says in words how it
+    is made up, so that the error shows a designer which values to lower.
+    """
+    if largest > SCORE_MAX:
+        raise table.error(key, f"the largest possible score, {terms} = {largest}, is more "
+                               f"than the {SCORE_MAX} a simulated score holds; allowed: "
+                               f"values whose largest score is at most {SCORE_MAX}")
+
+
+class ResultKind(enum.Enum):
+    """What a game's result is, and so how the shared machinery reports it."""
+
+    SEATS = "seats"
+    """Players score against each other: every seat has ``win_units`` (a shared first
+    place splits them) and a ``total`` score; reports compare seats with a fair 1/P."""
+    TEAM = "team"
+    """All players win or lose together: every game has a ``won`` metric (0 or 1); reports
+    give a win rate per table and compare tables."""
+
+
+@dataclass(frozen=True)
+class SeatName:
+    """A seat in the game's own words: ``first waiter`` who ``serves cakes 1, 5``."""
+
+    name: str
+    """The seat's name alone, e.g. ``first waiter``, ``seat 2``, ``baker 1``."""
+    detail: str = ""
+    """What the seat does in this game, e.g. ``cakes 1, 5``; may be empty."""
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.detail})" if self.detail else self.name
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """One table to simulate: the game, the rules in force and a strategy per player."""
+
+    game: "Game"
+    """The game played; it travels with the table, so nothing looks it up by name."""
+    label: str
+    players: int
+    variant: str
+    rules: Any
+    """The game's rule set at this table (e.g. Piece o' Cake's ``TableRules``)."""
+    strategies: tuple
+    """One strategy per player; player ``j`` sits at seat ``j`` unless deals rotate."""
+    duplicate: bool = False
+    """Play every deal once per seat rotation, so seats are compared on identical deals."""
+    options: tuple[tuple[str, str], ...] = ()
+    """The game's table options in force, e.g. ``(("level", "Meister"),)``: for grouping
+    tables in reports. They are already part of ``rules``, which decides the games."""
+
+    @property
+    def games_per_deal(self) -> int:
+        """Games played on each deal: P with duplicate deals, else 1."""
+        return self.players if self.duplicate else 1
+
+    def player_of_seat(self, seat: np.ndarray, rotation: np.ndarray) -> np.ndarray:
+        """The player (strategy slot) at ``seat`` in a game of ``rotation``."""
+        return (seat - rotation) % self.players
+
+
+@dataclass
+class Chunk:
+    """The results of games ``first_game .. first_game + n``: per seat, game and item."""
+
+    first_game: int
+    seat: dict[str, np.ndarray]
+    """Per-seat metrics, arrays of shape ``(n, P)``: with ``ResultKind.SEATS`` always
+    ``win_units`` and ``total``; a team game has none."""
+    game: dict[str, np.ndarray]
+    """Per-game metrics, arrays of shape ``(n,)``; a team game's ``won`` among them."""
+    item: dict[str, np.ndarray] = field(default_factory=dict)
+    """Per-item metrics (e.g. per order card), arrays of shape ``(n, K)``."""
+
+    @property
+    def games(self) -> int:
+        """Number of games in the chunk."""
+        return next(iter(self.game.values())).shape[0]
+
+
+class RuleSet(Protocol):
+    """What the shared machinery reads of any game's rule set."""
+
+    source: str
+    """The file the rules were read from (its digest goes into every report)."""
+    min_players: int
+    max_players: int
+
+    def with_overrides(self, overrides: dict[str, str]) -> "RuleSet":
+        """The same rules with some named values replaced (see ``Game.rule_overrides``)."""
+
+
+class Section(Protocol):
+    """A game-specific or shared analysis an experiment can ask for (``[ladder]``, ...).
+
+    A section is a module with these functions; ``Game.experiment_sections`` names them.
+    """
+
+    def parse(self, table: Table): ...
+    """The section's question, read strictly from its experiment-file table."""
+
+    def analyse(self, experiment, runs: list, question, n_jobs: int = -1) -> dict: ...
+    """Every number of the section, from the experiment's runs (and runs of its own)."""
+
+    def headline(self, data: dict) -> str: ...
+    """The section's answer in one line."""
+
+    def numbers(self, data: dict) -> dict[str, dict]: ...
+    """The numbers the regression gate watches, each an ``Estimate`` as a dict."""
+
+    def markdown(self, data: dict, plot) -> list[str]: ...
+    """The section's part of report.md."""
+
+    def plot(self, data: dict, runs: list, summary: dict, out: Path): ...
+    """Draw the section's figure into ``out``; its path, or ``None``."""
+
+
+@dataclass(frozen=True)
+class BenchTarget:
+    """A speed target ``make bench`` checks for one strategy's tables of a game."""
+
+    strategy: str
+    rate: float
+    """Kernel games per second on one core, at least."""
+    ratio: float
+    """Kernel speed over the reference engine's on the same games, at least."""
+
+
+class Game(ABC):
+    """Everything the shared machinery may ask of a game; each game subclasses it once.
+
+    Class attributes describe the game; abstract methods must be written; the others have
+    defaults that suit most games. Shared code calls nothing else on a game, and a game
+    is passed around as this object (on every ``TableSpec``), never looked up by name
+    outside the registry (``cakesim.games``).
+    """
+
+    name: ClassVar[str]
+    """The name the CLI and experiment files use, e.g. ``piece-o-cake``."""
+    title: ClassVar[str]
+    """The name a report shows, e.g. ``Piece o' Cake``."""
+    result_kind: ClassVar[ResultKind]
+    win_units: ClassVar[int] = 1
+    """Win units a game hands out to its winners (split evenly on a shared first place)."""
+    seat_metrics: ClassVar[tuple[str, ...]] = ()
+    """Per-seat metrics of a chunk, ``total`` first for ``ResultKind.SEATS``."""
+    game_metrics: ClassVar[tuple[str, ...]] = ()
+    """Per-game metrics a chunk may hold (a table reports ``game_metrics_of(table)``)."""
+    item_metrics: ClassVar[tuple[str, ...]] = ()
+    """Per-item metrics of a chunk (e.g. per order card), summed per deal."""
+    item_ratios: ClassVar[dict[str, tuple[str, str]]] = {}
+    """Per-item numbers the regression gate watches, pooled over tables: name ->
+    (numerator metric, denominator metric)."""
+    variants: ClassVar[tuple[str, ...]]
+    """The game's variants; the first is the base that the others are compared with."""
+    rule_files: ClassVar[dict[str, str]] = {"rules": "path"}
+    """Files an experiment may name (``rules = "..."``) and their ``load_rules`` keyword."""
+    rule_overrides: ClassVar[dict[str, tuple[str, ...]]] = {}
+    """Rule values an experiment may change in one line, with their allowed values."""
+    table_options: ClassVar[tuple[str, ...]] = ()
+    """Options a table takes beyond players and variant (e.g. Speedtorte's ``level``)."""
+    option_defaults: ClassVar[dict[str, str]] = {}
+    """The value of every table option when an experiment gives none."""
+    default_players: ClassVar[int] = 4
+    default_strategy: ClassVar[str]
+    """The built-in strategy a replay seats at every place when none is named."""
+    report_game_metrics: ClassVar[tuple[str, ...]] = ()
+    """Per-game means a team game's report shows beside the win rate."""
+
+    # Rules -----------------------------------------------------------------------------
+    @abstractmethod
+    def load_rules(self, path: str | None = None, **files: str | None) -> RuleSet:
+        """The rule set from ``path`` (default: the published rules), validated strictly."""
+
+    @abstractmethod
+    def has_variant(self, rules: RuleSet, players: int, variant: str) -> bool:
+        """Whether ``variant`` exists at a table of ``players``."""
+
+    def option_choices(self, rules: RuleSet, option: str) -> tuple[str, ...]:
+        """The allowed values of a table option."""
+        return ()
+
+    # Tables and seats ------------------------------------------------------------------
+    @abstractmethod
+    def table(self, rules: RuleSet, players: int, strategies: list, variant: str | None = None,
+              duplicate: bool = False, label: str = "", **options: str) -> TableSpec:
+        """A table of ``players`` playing ``variant`` of ``rules`` (base when ``None``)."""
+
+    @abstractmethod
+    def seat_name(self, table: TableSpec, seat: int) -> SeatName:
+        """Seat ``seat``'s name in the game's words."""
+
+    def game_metrics_of(self, table: TableSpec) -> tuple[str, ...]:
+        """The per-game metrics ``table`` reports (some exist only in some variants)."""
+        return self.game_metrics
+
+    def item_names(self, table: TableSpec) -> list[str]:
+        """The names of the per-item columns (e.g. order-card ids); none by default."""
+        return []
+
+    # Strategies ------------------------------------------------------------------------
+    strategy_names: ClassVar[tuple[str, ...]]
+    """The built-in strategies' names (``named_strategy`` knows each)."""
+
+    @abstractmethod
+    def parse_strategy(self, name: str, spec: Table):
+        """The strategy ``name`` from an experiment file's ``[strategies.NAME]`` table."""
+
+    @abstractmethod
+    def named_strategy(self, name: str):
+        """A built-in strategy by name (exit 2 with the known names otherwise)."""
+
+    def same_play(self, a, b, players: int) -> bool:
+        """Whether strategies ``a`` and ``b`` make the same moves at ``players`` players.
+
+        Decided from the strategies alone, never from results: by default, when they are
+        equal apart from the name.
+        """
+        return replace(a, name=b.name) == b
+
+    # Playing ---------------------------------------------------------------------------
+    @abstractmethod
+    def play_chunk(self, table: TableSpec, seed: int, first_game: int, games: int) -> Chunk:
+        """Play games ``first_game .. first_game + games`` of ``seed`` with the kernel."""
+
+    @abstractmethod
+    def reference_outcome(self, table: TableSpec, seed: int, index: int) -> dict:
+        """Every metric of one game, from the reference engine.
+
+        The keys are the kernel's ``Chunk`` keys at ``table``: a per-seat metric is a tuple
+        with one value per seat, a per-game metric one number. Parity is
+        ``reference_outcome == kernel_outcome`` for every game.
+        """
+
+    def kernel_outcome(self, chunk: Chunk, game: int) -> dict:
+        """The same metrics of game ``game`` of a kernel chunk."""
+        return ({m: tuple(int(x) for x in v[game]) for m, v in chunk.seat.items()}
+                | {m: int(v[game]) for m, v in chunk.game.items()})
+
+    bench_target: ClassVar[BenchTarget | None] = None
+    """The speed target of the game's benchmark tables, if it has one."""
+
+    @abstractmethod
+    def bench_tables(self, rules: RuleSet) -> list[tuple[str, TableSpec]]:
+        """The benchmark's tables, each with the strategy name it is reported under."""
+
+    # Replays, score files and the designer's tools -------------------------------------
+    @abstractmethod
+    def replay(self, rules: RuleSet, seed: int, index: int, players: int | None = None,
+               variant: str | None = None, strategy: str | None = None,
+               **options: str) -> str:
+        """The reference engine's move log of game ``index`` of ``seed``, as text."""
+
+    def score_file(self, rules: RuleSet, path: str) -> dict:
+        """Score an end position read from a JSON file."""
+        raise InputError("score", self.name, "this game has no end positions to score")
+
+    def add_commands(self, commands) -> None:  # noqa: B027 (a game may add none)
+        """Add the game's own CLI subcommands (an ``argparse`` subparsers object).
+
+        A handler is set with ``set_defaults(handler=...)``; it returns the exit status.
+        """
+
+    def experiment_sections(self) -> dict[str, Section]:
+        """The game's own experiment sections (beyond the shared ones), by name."""
+        return {}
+
+    # Reports of team games -------------------------------------------------------------
+    def summarise_items(self, runs: list) -> list[dict]:
+        """Per item over all runs: what a report says of each (none by default)."""
+        return []
+
+    def items_markdown(self, summary: dict) -> list[str]:
+        """The report's section on items (none by default)."""
+        return []

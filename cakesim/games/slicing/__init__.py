@@ -1,0 +1,1 @@
+"""The kit the two slicing games share: cutting a circle of slices, majorities, seats and rounds."""

@@ -1,0 +1,82 @@
+"""What the two slicing games' adapters share: tables, replays, benchmarks, seat names.
+
+Piece o' Cake and La Part du Chef are played in rounds (cakes, pizzas) that the seats
+take charge of in turn, starting from seat 0. A game subclasses ``SlicingGame`` and names
+its own parts: the reference engine's ``game_result`` and ``format_replay``, its built-in
+strategies, and the words for its seats (``first waiter``, who ``serves`` each ``cake``).
+"""
+
+from typing import ClassVar
+
+from cakesim.engine.contract import Game, ResultKind, SeatName, TableSpec
+
+
+class SlicingGame(Game):
+    """Players score against each other in rounds led by each seat in turn."""
+
+    result_kind = ResultKind.SEATS
+    first_seat: ClassVar[str] = "first player"
+    """The name of seat 0 in the game's words, e.g. ``first waiter``."""
+    round_name: ClassVar[tuple[str, str]] = ("round", "rounds")
+    """What a seat takes charge of in turn, singular and plural (``cake``, ``cakes``)."""
+    round_verb: ClassVar[str] = "leads"
+    default_strategy = "greedy"
+    bench_strategies: ClassVar[tuple[str, ...]] = ("greedy-balanced", "greedy", "random")
+
+    def rounds(self, table: TableSpec) -> int:
+        """How many rounds (cakes, pizzas) a game has at ``table``."""
+        raise NotImplementedError
+
+    def game_result(self, table_rules, strategies, seed: int, index: int, duplicate: bool):
+        """The reference engine's result of one game."""
+        raise NotImplementedError
+
+    def result_metrics(self, table: TableSpec, result) -> dict:
+        """Every metric of a reference result, keyed as the kernel's chunk is."""
+        raise NotImplementedError
+
+    def format_replay(self, rules, result, header: str) -> str:
+        """A reference result's move log as text."""
+        raise NotImplementedError
+
+    def table(self, rules, players: int, strategies: list, variant: str | None = None,
+              duplicate: bool = False, label: str = "", **options: str) -> TableSpec:
+        """A table of ``players`` playing ``variant`` of ``rules``."""
+        variant = variant or self.variants[0]
+        table_rules = rules.for_table(players, variant)
+        names = "/".join(dict.fromkeys(s.name for s in strategies))
+        label = label or f"{players}P {variant} {names}"
+        return TableSpec(self, label, players, variant, table_rules, tuple(strategies),
+                         duplicate)
+
+    def bench_tables(self, rules) -> list[tuple[str, TableSpec]]:
+        """The benchmark's tables: each bench strategy at every seat, every player count."""
+        return [(name, self.table(rules, players, [self.named_strategy(name)] * players))
+                for name in self.bench_strategies
+                for players in range(rules.min_players, rules.max_players + 1)]
+
+    def reference_outcome(self, table: TableSpec, seed: int, index: int) -> dict:
+        """Every metric of one game, from the reference engine."""
+        return self.result_metrics(table, self.game_result(
+            table.rules, list(table.strategies), seed, index, table.duplicate))
+
+    def replay(self, rules, seed: int, index: int, players: int | None = None,
+               variant: str | None = None, strategy: str | None = None,
+               **options: str) -> str:
+        """The reference engine's move log of game ``index`` of ``seed``, as text."""
+        players, variant = players or self.default_players, variant or self.variants[0]
+        chosen = self.named_strategy(strategy or self.default_strategy)
+        result = self.game_result(rules.for_table(players, variant), [chosen] * players, seed,
+                                  index, False)
+        header = (f"{self.title}: seed {seed}, game {index}, {players} players, {variant} "
+                  f"rules, {chosen.name} at every seat ({chosen.describe()})")
+        return self.format_replay(rules, result, header)
+
+    def seat_name(self, table: TableSpec, seat: int) -> SeatName:
+        """``first waiter`` who serves ``cakes 1, 5``, ``seat 2`` (``cake 2``), ..."""
+        led = [str(r + 1) for r in range(self.rounds(table)) if r % table.players == seat]
+        name = self.first_seat if seat == 0 else f"seat {seat + 1}"
+        one, many = self.round_name
+        if not led:
+            return SeatName(name, f"{self.round_verb} no {one}")
+        return SeatName(name, f"{many if len(led) > 1 else one} {', '.join(led)}")

@@ -1,0 +1,70 @@
+"""Speedtorte's part of a report: how hard each order card is.
+
+Per order card, over every table of an experiment: how often a card put on display is
+fulfilled, how many placements it stays on display until then, and how often it is on
+display when a game is lost. The tables share their deals, so every number is a ratio of
+per-deal sums pooled over tables (``cakesim.engine.runner.pooled_by_deal``), with a
+delta-method interval by deal.
+"""
+
+from cakesim.engine.runner import TableRun, pooled_by_deal
+from cakesim.games.speedtorte.cards import base_rate_table
+from cakesim.reports.text import percent, plus_minus
+from cakesim.stats.intervals import ratio_by_deal
+
+
+def card_details(table) -> list[dict]:
+    """Per order card: family, tier, English text and exact base rate at this table."""
+    r = table.rules.rules
+    rates = base_rate_table(r.catalogue, sacher=True, copies=r.copies, plates=r.plates)
+    sacher = table.rules.special_orders and r.special_sachertorte
+    column = rates["base_rate_with_sacher" if sacher else "base_rate"]
+    return [{"family": card.family, "tier": card.tier, "text": card.text_en,
+             "base_rate": float(column[k])} for k, card in enumerate(r.catalogue.cards)]
+
+
+def card_summary(runs: list[TableRun]) -> list[dict]:
+    """Per card shown: fulfilled share, placements to fulfil, share of losses on display."""
+    table = runs[0].table
+    names = table.game.item_names(table)
+    details = card_details(table)
+    items, lost = pooled_by_deal(runs)
+    shown, done = items["shown"], items["fulfilled"]
+    found = []
+    for k, name in enumerate(names):
+        if shown[:, k].sum() == 0:
+            continue
+        found.append({
+            "item": name, **details[k], "shown": int(shown[:, k].sum()),
+            "fulfilled_share": ratio_by_deal(done[:, k], shown[:, k], share=True).as_dict(),
+            "placements_to_fulfil": ratio_by_deal(items["wait"][:, k], done[:, k]).as_dict(),
+            "on_display_at_loss": ratio_by_deal(items["at_loss"][:, k], lost,
+                                                share=True).as_dict()
+            if lost.sum() else None,
+        })
+    return found
+
+
+def cards_markdown(summary: dict) -> list[str]:
+    """The report's section on order cards, hardest first."""
+    if not summary.get("items"):
+        return []
+    lines = ["## Order cards", "",
+             "Over all tables: how often a card put on display was fulfilled, the "
+             "placements it stayed on display until then, and the share of lost games "
+             "in which it was on display at the end. Base rate: the exact chance that "
+             "four top pieces drawn at random meet it. Hardest first.", "",
+             "| card | family | tier | base rate | shown | fulfilled [95 % CI] | "
+             "placements to fulfil | on display at a loss | text |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    ranked = sorted(summary["items"], key=lambda i: i["fulfilled_share"]["value"])
+    for i in ranked:
+        loss = i["on_display_at_loss"]
+        at_loss = "—" if loss is None else f"{100 * loss['value']:.1f} %"
+        lines.append(f"| {i['item']} | {i['family']} | {i['tier']} | "
+                     f"{100 * i['base_rate']:.1f} % | {i['shown']:,} | "
+                     f"{percent(i['fulfilled_share'])} | "
+                     f"{plus_minus(i['placements_to_fulfil'], 1)} | {at_loss} | "
+                     f"{i['text']} |")
+    lines.append("")
+    return lines

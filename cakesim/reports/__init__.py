@@ -1,0 +1,1 @@
+"""From runs to what a designer reads: summaries, report sections, markdown, figures, the index."""
