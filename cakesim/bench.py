@@ -36,7 +36,7 @@ import numba
 import numpy as np
 
 from cakesim.engine.contract import BenchTarget, TableSpec
-from cakesim.games import all_games
+from cakesim.games import GAMES, game_named
 
 SEED = 20_240_601
 
@@ -199,6 +199,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--reference-seconds", type=float, default=None,
                         help="reference-engine seconds per table (default 5; quick 0.5)")
     parser.add_argument("--seed", type=int, default=SEED, help=f"seed (default {SEED})")
+    parser.add_argument("--game", action="append", choices=list(GAMES), dest="games",
+                        help="bench only this game (repeatable; default: every game)")
     return parser.parse_args(argv)
 
 
@@ -220,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
           f"~{settings.seconds:g} s; reference: up to {settings.reference_games} games or "
           f"~{settings.reference_seconds:g} s per table; kernel/ref on the same games"
           f"{' (quick)' if args.quick else ''}")
-    games = all_games()
+    games = [game_named(name) for name in args.games or GAMES]
     for game in games:
         if game.bench_target is not None:
             target = game.bench_target

@@ -278,6 +278,21 @@ class Game(ABC):
     def bench_tables(self, rules: RuleSet) -> list[tuple[str, TableSpec]]:
         """The benchmark's tables, each with the strategy name it is reported under."""
 
+    # The deal --------------------------------------------------------------------------
+    @abstractmethod
+    def dealt(self, table: TableSpec, seed: int, deal: int) -> np.ndarray:
+        """Deal ``deal`` of ``seed`` as the kernel deals it: the component at each place.
+
+        Components are numbered as the game likes (equal numbers for identical pieces);
+        every deal holds the same multiset of them.
+        """
+
+    def deal_groups(self, table: TableSpec) -> list[np.ndarray]:
+        """Groups of places that a fair shuffle treats alike: at every place of a group,
+        every component is equally likely (by default, one group of every place)."""
+        size = self.dealt(table, 0, 0).shape[0]
+        return [np.arange(size)]
+
     # Replays, score files and the designer's tools -------------------------------------
     @abstractmethod
     def replay(self, rules: RuleSet, seed: int, index: int, players: int | None = None,

@@ -92,6 +92,21 @@ class PartDuChef(SlicingGame):
         metrics = self.game_metrics_of(table)
         return Chunk(first_game, seat, {m: v for m, v in game.items() if m in metrics})
 
+    def dealt(self, table: TableSpec, seed: int, deal: int) -> np.ndarray:
+        """The slices of every pizza, one pizza after another."""
+        r, a = table.rules.rules, table.rules.arrays
+        n = r.slices_per_pizza
+        order = np.empty(r.pizzas * n, dtype=np.int16)
+        pool = np.empty(len(r.slice_category) - r.count_of(r.burnt), dtype=np.int16)
+        kernel.deal_pizzas(np.uint64(seed), deal, np.zeros(2, np.uint64), a["slice_category"],
+                           r.burnt, n, order, pool)
+        return order
+
+    def deal_groups(self, table: TableSpec) -> list[np.ndarray]:
+        """Each pizza's places: pizza k always gets burnt slice k (RULES.md s2 "Deal")."""
+        n = table.rules.rules.slices_per_pizza
+        return [np.arange(p * n, (p + 1) * n) for p in range(table.rules.rules.pizzas)]
+
     def same_play(self, a, b, players: int) -> bool:
         """Equal codes and weights; at 2 players the kind-leader and score-leader thieves too.
 

@@ -75,6 +75,12 @@ class PieceOCake(SlicingGame):
             game["collected_slices"])
         return Chunk(first_game, seat, game)
 
+    def dealt(self, table: TableSpec, seed: int, deal: int) -> np.ndarray:
+        """The slices in stack order (cakes one after another, then the set-aside ones)."""
+        order = np.empty(table.rules.arrays["slice_kind"].shape[0], dtype=np.int16)
+        kernel.deal_order(np.uint64(seed), deal, np.zeros(2, dtype=np.uint64), order)
+        return order
+
     def rounds(self, table: TableSpec) -> int:
         """Five cakes (the rule set's count)."""
         return table.rules.rules.cakes

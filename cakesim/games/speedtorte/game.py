@@ -119,6 +119,19 @@ class Speedtorte(Game):
         game = {m: game[m] for m in self.game_metrics_of(table)}
         return Chunk(first_game, {}, game, item)
 
+    def dealt(self, table: TableSpec, seed: int, deal: int) -> np.ndarray:
+        """The shuffled pieces (piece types), then the shuffled order deck (card ids,
+        numbered after the piece types)."""
+        a = table.rules.arrays
+        pieces, deck = kernel.deal(np.uint64(seed), deal, a["box"], a["pool"])
+        return np.concatenate([pieces, deck + PIECE_TYPES]).astype(np.int64)
+
+    def deal_groups(self, table: TableSpec) -> list[np.ndarray]:
+        """The pieces' places, and the deck's."""
+        a = table.rules.arrays
+        pieces = a["box"].shape[0]
+        return [np.arange(pieces), pieces + np.arange(a["pool"].shape[0])]
+
     def bench_tables(self, rules: RuleSet) -> list[tuple[str, TableSpec]]:
         """The benchmark's tables, Konditor: team bakers at 1..5 players, random bakers at 3,
         and the Eilauftrag (real time) at 2..5."""
