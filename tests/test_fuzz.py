@@ -23,6 +23,7 @@ from cakesim.engine.errors import InputError
 from cakesim.experiment import load_experiment
 from cakesim.games import game_named
 from cakesim.games.speedtorte.strategies import named_strategy
+from tests.conformance.conftest import assert_parity
 from tests.games.part_du_chef import conftest as part_du_chef
 from tests.games.piece_o_cake import conftest as piece_o_cake
 from tests.games.speedtorte import conftest as speedtorte
@@ -363,16 +364,16 @@ def play_both_engines(game: str, rules, players: int) -> None:
         names = [("random", "greedy-balanced")[seat % 2] for seat in range(players)]
         variant = "compensation" if rules.has_compensation(players) else "base"
         table = piece_o_cake.table_of(players, variant, names, rules=rules)
-        piece_o_cake.assert_parity(table, seed=7, first=0, games=3)
+        assert_parity(table, seed=7, first=0, games=3)
     elif game == "part-du-chef":
         table = part_du_chef.table_of(players, "marianne", ("greedy-balanced",), rules=rules)
-        part_du_chef.assert_parity(table, seed=7, first=0, games=3)
+        assert_parity(table, seed=7, first=0, games=3)
     else:
         bakers = [named_strategy("team")] * players
         for variant in ("signals", "special_orders", "eilauftrag"):
             table = speedtorte.GAME.table(rules, players, bakers, variant,
                                           level=rules.levels[-1].name)
-            speedtorte.assert_parity(table, seed=7, first=0, games=2)
+            assert_parity(table, seed=7, first=0, games=2)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -301,8 +301,14 @@ class Game(ABC):
         """The reference engine's move log of game ``index`` of ``seed``, as text."""
 
     def score_file(self, rules: RuleSet, path: str) -> dict:
-        """Score an end position read from a JSON file."""
+        """Score an end position read from a JSON file: ``{"scores": [...], "winners":
+        [...]}`` (winners as 0-based seats)."""
         raise InputError("score", self.name, "this game has no end positions to score")
+
+    def end_position(self, table: TableSpec, seed: int, index: int) -> dict | None:
+        """Game ``index``'s end position from the reference engine, in the format
+        ``score_file`` reads; ``None`` when the game has no score files."""
+        return None
 
     def add_commands(self, commands) -> None:  # noqa: B027 (a game may add none)
         """Add the game's own CLI subcommands (an ``argparse`` subparsers object).

@@ -188,7 +188,7 @@ def plot_seat_win_share(summary: dict, path: Path) -> Path:
             err = [[100 * (s["value"] - s["low"]) for s in shares],
                    [100 * (s["high"] - s["value"]) for s in shares]]
             ax.bar(x, y, width, yerr=err, capsize=3,
-                   label=t["label"].split(" ", 1)[1], alpha=0.85)
+                   label=t["label"].replace(f"{players}P ", "", 1), alpha=0.85)
         ax.axhline(100 / players, color="black", linestyle="--", linewidth=1, label="fair share")
         names = [s["name"].replace(" ", "\n", 1) for s in tables[0]["seats"]]
         ax.set_xticks(range(players), names)

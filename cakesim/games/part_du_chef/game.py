@@ -1,6 +1,5 @@
 """La Part du Chef as the shared machinery sees it: tables, chunks, seat names, replays."""
 
-from functools import cache
 from typing import ClassVar
 
 import numpy as np
@@ -8,7 +7,7 @@ import numpy as np
 from cakesim.engine.contract import Chunk, TableSpec
 from cakesim.games.part_du_chef import kernel
 from cakesim.games.part_du_chef.reference import play_game
-from cakesim.games.part_du_chef.replay import format_replay, score_file
+from cakesim.games.part_du_chef.replay import end_position, format_replay, score_file
 from cakesim.games.part_du_chef.rules import (
     PEPPER_ASSIGNMENTS,
     RECEIPT_POINTS,
@@ -25,16 +24,7 @@ from cakesim.games.part_du_chef.strategies import (
     parse_strategy,
     strategy_arrays,
 )
-from cakesim.games.slicing.circle import cut_table
-from cakesim.games.slicing.cutting import arc_table
 from cakesim.games.slicing.game import SlicingGame
-
-
-@cache
-def _cuts(slices: int, portions: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every cut into exactly ``portions`` arcs, and the arcs of each."""
-    masks = cut_table(slices, portions, least=portions)
-    return (masks, *arc_table(masks, slices))
 
 
 class PartDuChef(SlicingGame):
@@ -59,6 +49,7 @@ class PartDuChef(SlicingGame):
     parse_strategy = staticmethod(parse_strategy)
     named_strategy = staticmethod(named_strategy)
     score_file = staticmethod(score_file)
+    position_of = staticmethod(end_position)
     strategy_names = tuple(BUILTIN)
 
     def game_metrics_of(self, table: TableSpec) -> tuple[str, ...]:
@@ -73,33 +64,29 @@ class PartDuChef(SlicingGame):
 
     def play_chunk(self, table: TableSpec, seed: int, first_game: int, games: int) -> Chunk:
         """Play games ``first_game .. first_game + games`` with the Numba kernel."""
-        a = table.rules.arrays
         codes, params = strategy_arrays(list(table.strategies))
+        # The seat rows are the kernel's to fill: it seats the players for every game.
+        strategies = kernel.Strategies(codes, params, np.empty_like(codes),
+                                       np.empty_like(params))
         shape = (games, table.players)
         seat = {m: np.zeros(shape, np.int16) for m in (*self.seat_metrics, "win_units")}
         game = {m: np.zeros(games, np.int16) for m in self.game_metrics}
-        kernel.play_games(
-            np.uint64(seed), first_game, table.duplicate, a["slice_category"],
-            a["slice_olives"], a["slice_finisher"], a["majority_value"], a["pizzas"],
-            a["slices_per_pizza"], a["diversity_bonus"], a["slice_point"],
-            a["burnt_penalty"], a["receipt_holder"], a["pepper_sequential"], a["marianne"],
-            *_cuts(a["slices_per_pizza"], table.players), codes, params,
-            seat["total"], seat["majority"], seat["olives"], seat["slices"],
-            seat["diversity"], seat["burnt"], seat["win_units"], game["steals"],
-            game["empty_steals"], game["finishers_eaten"], game["eaten_slices"],
-            game["marianne_pizza"])
+        columns = seat | game
+        kernel.play_games(np.uint64(seed), first_game, table.duplicate,
+                          kernel.table_rules(table.rules), strategies,
+                          kernel.Results(*(columns[m] for m in kernel.Results._fields)))
         game["marianne_used"][:] = game["marianne_pizza"] > 0
         metrics = self.game_metrics_of(table)
         return Chunk(first_game, seat, {m: v for m, v in game.items() if m in metrics})
 
     def dealt(self, table: TableSpec, seed: int, deal: int) -> np.ndarray:
         """The slices of every pizza, one pizza after another."""
-        r, a = table.rules.rules, table.rules.arrays
+        r = table.rules.rules
         n = r.slices_per_pizza
         order = np.empty(r.pizzas * n, dtype=np.int16)
         pool = np.empty(len(r.slice_category) - r.count_of(r.burnt), dtype=np.int16)
-        kernel.deal_pizzas(np.uint64(seed), deal, np.zeros(2, np.uint64), a["slice_category"],
-                           r.burnt, n, order, pool)
+        kernel.deal_pizzas(np.uint64(seed), deal, kernel.table_rules(table.rules),
+                           np.zeros(2, np.uint64), order, pool)
         return order
 
     def deal_groups(self, table: TableSpec) -> list[np.ndarray]:

@@ -1,14 +1,22 @@
 """The Numba kernel: plays games ``first_game .. first_game + n`` of a seed into flat arrays.
 
 It follows the same rule steps, under the same names, as ``reference.py`` (RULES.md
-section 2), on fixed-size integer arrays. All game constants arrive as arguments (see
-``TableRules.arrays``); the results go into preallocated output arrays, one row per game.
+section 2), on fixed-size integer arrays. All game constants arrive in the ``Rules``
+bundle (``TableRules.arrays`` and the table's cuts, see ``table_rules``); the results go
+into the preallocated ``Results`` arrays, one row per game.
 
-State, per game: ``kept[seat, category]`` the slices each seat keeps face up (categories
-``0 .. K-1`` the kinds, ``K`` pepper, ``K + 1`` burnt); ``received[seat]`` the slices a
-seat received that earn the receipt point (burnt excluded); ``eaten_olives[seat]`` and
-``eaten_count[seat]``; ``unseen[category]`` the slices on pizzas not yet laid out.
+Everything a function reads travels in a few named bundles (``typing.NamedTuple``s of
+arrays and scalars, which Numba passes like the arrays they hold): ``Rules`` (the table's
+constants), ``Strategies`` (the players'), ``View`` (the game as every player sees it),
+``State`` (the rest of a game in progress), ``Scratch`` (the decision functions' working
+space), ``Sheet`` (the score sheet) and ``Results``. In the encodings below ``P`` is the
+player count, ``K`` the number of pizza kinds, ``n`` the slices of a pizza, ``box`` the
+slices in the box and ``G`` the games of a chunk. Categories: ``0 .. K-1`` the kinds,
+``K`` pepper, ``K + 1`` burnt; seats are numbered in play order, seat 0 the first chef.
 """
+
+from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -20,13 +28,134 @@ from cakesim.games.part_du_chef.strategies import (
     choose_portion,
     choose_victim,
 )
-from cakesim.games.slicing.circle import arcs_of_cut
+from cakesim.games.slicing.circle import arcs_of_cut, cut_table
+from cakesim.games.slicing.cutting import arc_table
 from cakesim.games.slicing.tabletop import WIN_UNITS, majority_points, seat_of_deal, split_wins
 
-__all__ = ["WIN_UNITS", "deal_pizzas", "play_games", "score_game", "seat_of_deal"]
+__all__ = ["WIN_UNITS", "Results", "Rules", "Scratch", "Sheet", "State", "Strategies", "View",
+           "deal_pizzas", "new_scratch", "new_sheet", "play_games", "score_game", "seat_of_deal",
+           "table_rules"]
 
 MARIANNE_HOLDER = 0
 """La Marianne goes to the first chef (RULES.md s2), seat 0."""
+
+
+class Rules(NamedTuple):
+    """Per-table constants: the rule set at a table (``TableRules.arrays``) and its cuts."""
+
+    slice_category: np.ndarray  # (box,) int8: category of box slice s, component-list order
+    slice_olives: np.ndarray  # (box,) int8: olives on box slice s
+    slice_finisher: np.ndarray  # (box,) bool: box slice s is its kind's finisher
+    majority_value: np.ndarray  # (K,) int16: points of a majority in kind k; K is its length
+    pizzas: int  # pizzas per game; pizza p is cut by seat p % P
+    slices_per_pizza: int  # n: slices around a pizza's circle
+    diversity_bonus: int  # points per slice of a seat's scarcest kind (peppers assigned)
+    slice_point: int  # points per received slice (per held one if receipt_holder)
+    burnt_penalty: int  # points lost per kept burnt slice
+    receipt_holder: bool  # receipt point: True follows the slice, False stays with the receiver
+    pepper_sequential: bool  # peppers: True holder after holder, False all against bare counts
+    marianne: bool  # La Marianne is in play (held by seat MARIANNE_HOLDER)
+    cut_masks: np.ndarray  # (cuts,) int32: every cut into exactly P arcs, as a gap mask
+    cut_starts: np.ndarray  # (cuts, P) int64: [cut, arc] first position of the arc
+    cut_lengths: np.ndarray  # (cuts, P) int64: [cut, arc] slices in the arc
+
+
+class Strategies(NamedTuple):
+    """The players' strategies (see ``strategies.py``): codes and weights, and their seating.
+
+    The decision functions read the seat rows; the kernel copies player ``j``'s rows to
+    seat ``(j + rotation) % P`` for every game, the reference engine passes the same
+    arrays for both (its strategies come by seat).
+    """
+
+    codes: np.ndarray  # (P, 4) int8: [player, CHOOSER/CUTTER/THIEF/MARIANNE] strategy codes
+    params: np.ndarray  # (P, weights) float64: [player, EAT_WEIGHT ...] weights (PARAMETERS)
+    seat_codes: np.ndarray  # (P, 4) int8: codes, one row per seat
+    seat_params: np.ndarray  # (P, weights) float64: params, one row per seat
+
+
+class View(NamedTuple):
+    """The game in progress as every player sees it: what the decision functions read."""
+
+    kept: np.ndarray  # (P, K + 2) int16: [seat, category] slices kept face up
+    unseen: np.ndarray  # (K + 2,) int16: [category] slices on pizzas not yet laid out
+    pizza_category: np.ndarray  # (n,) int8: [position] category on the pizza on the table
+    pizza_olives: np.ndarray  # (n,) int8: [position] olives on the pizza on the table
+    pizza_finisher: np.ndarray  # (n,) bool: [position] a finisher on the pizza on the table
+    portion_start: np.ndarray  # (n,) int64: [portion] first position; cut's portions first
+    portion_len: np.ndarray  # (n,) int64: [portion] slices, clockwise from portion_start
+    portion_taken: np.ndarray  # (n,) bool: [portion] already taken by a player
+
+
+class State(NamedTuple):
+    """The rest of a game in progress: the deal, the draw streams, what is received and eaten."""
+
+    order: np.ndarray  # (pizzas * n,) int16: [pizza * n + position] box slice of the deal
+    pool: np.ndarray  # (box - burnt,) int16: the non-burnt box slices, shuffled by the deal
+    deal_stream: np.ndarray  # (2,) uint64: [key, counter] draw stream of the deal
+    stream: np.ndarray  # (2,) uint64: [key, counter] draw stream of the decisions
+    received: np.ndarray  # (P,) int16: [seat] received slices earning the receipt point
+    eaten_olives: np.ndarray  # (P,) int16: [seat] olives on the slices eaten
+    eaten_count: np.ndarray  # (P,) int16: [seat] slices eaten
+    box_count: np.ndarray  # (K + 2,) int16: [category] slices in the box (unseen at the start)
+
+
+class Scratch(NamedTuple):
+    """Working space of the decision functions; nothing in it outlives a decision."""
+
+    still_open: np.ndarray  # (K + 2,) int16: [category] slices not yet kept, eaten or planned
+    rivals: np.ndarray  # (K + 2,) int16: [category] most kept by one opponent
+    rival_ties: np.ndarray  # (K + 2,) int16: [category] opponents keeping that most
+    added: np.ndarray  # (K + 2,) int16: [category] slices kept by the plan being valued
+    decided: np.ndarray  # (K + 2,) int16: [category] slices kept or eaten by that plan
+    arc_value: np.ndarray  # (P, n, n + 1) float64: [seat, start, length] an arc's value
+    taken: np.ndarray  # (n,) bool: [arc] taken, while a cut's outcome is played out
+    work: np.ndarray  # (P, K + 2) int16: [seat, category] kept piles after an exchange
+
+
+class Sheet(NamedTuple):
+    """The score sheet of a finished game (RULES.md s2 "Scoring") and its working space."""
+
+    assigned: np.ndarray  # (P, K) int16: [seat, kind] peppers assigned to the kind
+    counts: np.ndarray  # (P, K) int16: [seat, kind] kept slices with peppers assigned
+    assign: np.ndarray  # (max(peppers, 1),) int16: [pepper] kind, in the multiset tried
+    extra: np.ndarray  # (K,) int16: [kind] peppers of that multiset
+    points: np.ndarray  # (P,) int16: [seat] majority points
+    diversity_points: np.ndarray  # (P,) int16: [seat] diversity points
+    slice_points: np.ndarray  # (P,) int16: [seat] receipt points
+    total: np.ndarray  # (P,) int16: [seat] total score
+    wins: np.ndarray  # (P,) int16: [seat] win units (WIN_UNITS split among the top totals)
+
+
+class Results(NamedTuple):
+    """Per-game results: row ``g`` is game ``first_game + g``; seat columns in play order."""
+
+    total: np.ndarray  # (G, P) int16: [game, seat] total score
+    majority: np.ndarray  # (G, P) int16: [game, seat] majority points
+    olives: np.ndarray  # (G, P) int16: [game, seat] olives eaten
+    slices: np.ndarray  # (G, P) int16: [game, seat] receipt points
+    diversity: np.ndarray  # (G, P) int16: [game, seat] diversity points
+    burnt: np.ndarray  # (G, P) int16: [game, seat] burnt slices kept
+    win_units: np.ndarray  # (G, P) int16: [game, seat] win units
+    steals: np.ndarray  # (G,) int16: [game] finishers that robbed an opponent
+    empty_steals: np.ndarray  # (G,) int16: [game] finishers kept with nobody to rob
+    finishers_eaten: np.ndarray  # (G,) int16: [game] finishers eaten
+    eaten_slices: np.ndarray  # (G,) int16: [game] slices eaten, all seats
+    marianne_pizza: np.ndarray  # (G,) int16: [game] 1-based pizza of La Marianne, 0 unplayed
+
+
+@cache
+def _cuts(slices: int, portions: int) -> dict[str, np.ndarray]:
+    """Every cut into exactly ``portions`` arcs, and the arcs of each, as ``Rules`` fields."""
+    masks = cut_table(slices, portions, least=portions)
+    starts, lengths = arc_table(masks, slices)
+    return {"cut_masks": masks, "cut_starts": starts, "cut_lengths": lengths}
+
+
+def table_rules(table) -> Rules:
+    """The ``Rules`` of a table (a ``TableRules``); its cuts are tabulated once per size."""
+    arrays = table.arrays
+    return Rules(**arrays, **_cuts(arrays["slices_per_pizza"], table.players))
 
 
 @jit_borrowing
@@ -37,13 +166,16 @@ def restart(stream, seed, game, which):
 
 
 @jit_borrowing
-def deal_pizzas(seed, deal, deal_stream, slice_category, burnt, n, order, pool):
+def deal_pizzas(seed, deal, rules, deal_stream, order, pool):
     """Deal ``deal``: ``order[pizza * n + position]`` is the component at that place.
 
     RULES.md s2 "Deal": the non-burnt components are shuffled (``pool``, in component
     order before the shuffle), then each pizza in turn gets its burnt slice at a uniformly
     random position and the next shuffled components in the other places.
     """
+    slice_category = rules.slice_category
+    burnt = rules.majority_value.shape[0] + 1
+    n = rules.slices_per_pizza
     filled = 0
     for s in range(slice_category.shape[0]):
         if slice_category[s] != burnt:
@@ -67,12 +199,27 @@ def deal_pizzas(seed, deal, deal_stream, slice_category, burnt, n, order, pool):
 
 
 @jit
-def play_games(seed, first_game, duplicate, slice_category, slice_olives, slice_finisher,
-               majority_value, pizzas, slices_per_pizza, diversity_bonus, slice_point,
-               burnt_penalty, receipt_holder, pepper_sequential, marianne, cut_masks, cut_starts,
-               cut_lengths, codes,
-               params, total, majority, olives, slices, diversity, burnt, win_units, steals,
-               empty_steals, finishers_eaten, eaten_slices, marianne_pizza):
+def new_scratch(players, categories, n):
+    """A ``Scratch`` for ``players`` seats, ``categories`` categories and ``n``-slice pizzas."""
+    return Scratch(np.zeros(categories, dtype=np.int16), np.zeros(categories, dtype=np.int16),
+                   np.zeros(categories, dtype=np.int16), np.zeros(categories, dtype=np.int16),
+                   np.zeros(categories, dtype=np.int16), np.zeros((players, n, n + 1)),
+                   np.zeros(n, dtype=np.bool_), np.zeros((players, categories), dtype=np.int16))
+
+
+@jit
+def new_sheet(players, kinds, peppers):
+    """A blank ``Sheet`` for ``players`` seats, ``kinds`` kinds and at most ``peppers`` peppers."""
+    return Sheet(np.zeros((players, kinds), dtype=np.int16),
+                 np.zeros((players, kinds), dtype=np.int16),
+                 np.zeros(max(peppers, 1), dtype=np.int16), np.zeros(kinds, dtype=np.int16),
+                 np.zeros(players, dtype=np.int16), np.zeros(players, dtype=np.int16),
+                 np.zeros(players, dtype=np.int16), np.zeros(players, dtype=np.int16),
+                 np.zeros(players, dtype=np.int16))
+
+
+@jit
+def play_games(seed, first_game, duplicate, rules, strategies, results):
     """Play ``total.shape[0]`` games; seat 0 is the first chef, seats in play order.
 
     ``codes[j]``/``params[j]`` is player ``j``'s strategy; player ``j`` sits at seat
@@ -81,95 +228,87 @@ def play_games(seed, first_game, duplicate, slice_category, slice_olives, slice_
     kept with nobody to rob, finishers eaten, eaten slices, and the pizza (1-based) on
     whose turn La Marianne was played (0: not played).
     """
-    players = total.shape[1]
-    kinds = majority_value.shape[0]
+    # Every array of a game is allocated here, once; play_batch, compiled without the
+    # reference counting that pulling arrays out of the bundles would cost here, plays.
+    players = results.total.shape[1]
+    kinds = rules.majority_value.shape[0]
     categories = kinds + 2
-    pepper = kinds
-    charred = kinds + 1
-    n = slices_per_pizza
-    box = slice_category.shape[0]
+    n = rules.slices_per_pizza
+    box = rules.slice_category.shape[0]
     box_count = np.zeros(categories, dtype=np.int16)
     for s in range(box):
-        box_count[slice_category[s]] += 1
+        box_count[rules.slice_category[s]] += 1
+    view = View(np.zeros((players, categories), dtype=np.int16),
+                np.zeros(categories, dtype=np.int16), np.zeros(n, dtype=np.int8),
+                np.zeros(n, dtype=np.int8), np.zeros(n, dtype=np.bool_),
+                np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                np.zeros(n, dtype=np.bool_))
+    state = State(np.empty(rules.pizzas * n, dtype=np.int16),
+                  np.empty(box - box_count[kinds + 1], dtype=np.int16),
+                  np.zeros(2, dtype=np.uint64), np.zeros(2, dtype=np.uint64),
+                  np.zeros(players, dtype=np.int16), np.zeros(players, dtype=np.int16),
+                  np.zeros(players, dtype=np.int16), box_count)
+    play_batch(seed, first_game, duplicate, rules, strategies, view, state,
+               new_scratch(players, categories, n), new_sheet(players, kinds, box_count[kinds]),
+               results)
 
-    seat_codes = np.empty((players, codes.shape[1]), dtype=codes.dtype)
-    seat_params = np.empty((players, params.shape[1]), dtype=params.dtype)
-    order = np.empty(pizzas * n, dtype=np.int16)
-    pool = np.empty(box - box_count[charred], dtype=np.int16)
-    deal_stream = np.zeros(2, dtype=np.uint64)
-    stream = np.zeros(2, dtype=np.uint64)
-    kept = np.zeros((players, categories), dtype=np.int16)
-    received = np.zeros(players, dtype=np.int16)
-    eaten_olives = np.zeros(players, dtype=np.int16)
-    eaten_count = np.zeros(players, dtype=np.int16)
-    unseen = np.zeros(categories, dtype=np.int16)
-    pizza_category = np.zeros(n, dtype=np.int8)
-    pizza_olives = np.zeros(n, dtype=np.int8)
-    pizza_finisher = np.zeros(n, dtype=np.bool_)
-    portion_start = np.zeros(n, dtype=np.int64)
-    portion_len = np.zeros(n, dtype=np.int64)
-    portion_taken = np.zeros(n, dtype=np.bool_)
-    # Scratch space of the decision functions and of the score sheet.
-    still_open = np.zeros(categories, dtype=np.int16)
-    rivals = np.zeros(categories, dtype=np.int16)
-    rival_ties = np.zeros(categories, dtype=np.int16)
-    added = np.zeros(categories, dtype=np.int16)
-    decided = np.zeros(categories, dtype=np.int16)
-    arc_value = np.zeros((players, n, n + 1))
-    taken = np.zeros(n, dtype=np.bool_)
-    work = np.zeros((players, categories), dtype=np.int16)
-    assigned = np.zeros((players, kinds), dtype=np.int16)
-    counts = np.zeros((players, kinds), dtype=np.int16)
-    assign = np.zeros(max(box_count[pepper], 1), dtype=np.int16)
-    extra = np.zeros(kinds, dtype=np.int16)
-    points = np.zeros(players, dtype=np.int16)
-    diversity_points = np.zeros(players, dtype=np.int16)
-    slice_points = np.zeros(players, dtype=np.int16)
-    wins = np.zeros(players, dtype=np.int16)
-    sheet_total = np.zeros(players, dtype=np.int16)
 
-    for g in range(total.shape[0]):
+@jit_borrowing
+def play_batch(seed, first_game, duplicate, rules, strategies, view, state, scratch, sheet,
+               results):
+    """The games of ``play_games``, in the arrays it allocated (no call counts references)."""
+    players = results.total.shape[1]
+    kinds = rules.majority_value.shape[0]
+    charred = kinds + 1
+    n = rules.slices_per_pizza
+    pizzas = rules.pizzas
+    kept = view.kept
+    received = state.received
+    eaten_olives = state.eaten_olives
+    eaten_count = state.eaten_count
+    pizza_category = view.pizza_category
+    pizza_olives = view.pizza_olives
+    pizza_finisher = view.pizza_finisher
+    portion_start = view.portion_start
+    portion_len = view.portion_len
+    stream = state.stream
+
+    for g in range(results.total.shape[0]):
         game = first_game + g
         deal, rotation = seat_of_deal(game, players, duplicate)
-        for seat in range(players):
-            player = (seat - rotation) % players
-            seat_codes[seat] = codes[player]
-            seat_params[seat] = params[player]
-        deal_pizzas(seed, deal, deal_stream, slice_category, charred, n, order, pool)
+        seat_strategies(rotation, strategies)
+        deal_pizzas(seed, deal, rules, state.deal_stream, state.order, state.pool)
         restart(stream, seed, game, DECISION_STREAM)
-        kept[:] = 0
-        received[:] = 0
-        eaten_olives[:] = 0
-        eaten_count[:] = 0
-        unseen[:] = box_count
-        marianne_held = marianne
+        for seat in range(players):
+            for category in range(kinds + 2):
+                kept[seat, category] = 0
+            received[seat] = 0
+            eaten_olives[seat] = 0
+            eaten_count[seat] = 0
+        for category in range(kinds + 2):
+            view.unseen[category] = state.box_count[category]
+        marianne_held = rules.marianne
 
         for pizza in range(pizzas):
             chef = pizza % players
             # Lay out the pizza: its slices become visible to everyone.
             for position in range(n):
-                s = order[pizza * n + position]
-                pizza_category[position] = slice_category[s]
-                pizza_olives[position] = slice_olives[s]
-                pizza_finisher[position] = slice_finisher[s]
-                unseen[slice_category[s]] -= 1
+                s = state.order[pizza * n + position]
+                pizza_category[position] = rules.slice_category[s]
+                pizza_olives[position] = rules.slice_olives[s]
+                pizza_finisher[position] = rules.slice_finisher[s]
+                view.unseen[rules.slice_category[s]] -= 1
             # Cut into exactly P portions.
-            mask = choose_cut(seat_codes, seat_params, chef, pizza_category, pizza_olives,
-                              pizza_finisher, kept, unseen, majority_value, diversity_bonus,
-                              slice_point, burnt_penalty, cut_masks, cut_starts, cut_lengths,
-                              stream, still_open, rivals, rival_ties, added, decided,
-                              arc_value, taken)
+            mask = choose_cut(strategies, chef, view, rules, stream, scratch)
             n_portions = arcs_of_cut(mask, n, portion_start, portion_len)
-            portion_taken[:] = False
+            for p in range(n):
+                view.portion_taken[p] = False
             # Take: left of the chef first, the chef last (the portion left over).
             for turn in range(1, players + 1):
                 seat = (chef + turn) % players
-                index, eat_mask = choose_portion(
-                    seat_codes, seat_params, seat, pizza_category, pizza_olives,
-                    pizza_finisher, portion_start, portion_len, portion_taken, n_portions,
-                    kept, unseen, majority_value, diversity_bonus, slice_point,
-                    burnt_penalty, stream, still_open, rivals, rival_ties, added, decided)
-                portion_taken[index] = True
+                index, eat_mask = choose_portion(strategies, seat, view, n_portions, rules,
+                                                 stream, scratch)
+                view.portion_taken[index] = True
                 for j in range(portion_len[index]):
                     position = (portion_start[index] + j) % n
                     category = pizza_category[position]
@@ -179,27 +318,25 @@ def play_games(seed, first_game, duplicate, slice_category, slice_olives, slice_
                         eaten_olives[seat] += pizza_olives[position]
                         eaten_count[seat] += 1
                         if pizza_finisher[position]:
-                            finishers_eaten[g] += 1
+                            results.finishers_eaten[g] += 1
                         continue
                     kept[seat, category] += 1
                     if pizza_finisher[position]:
-                        victim = choose_victim(seat_codes, seat_params, seat, category, kept,
-                                               majority_value, diversity_bonus,
-                                               burnt_penalty, stream)
+                        victim = choose_victim(strategies, seat, category, kept, rules, stream)
                         if victim < 0:
-                            empty_steals[g] += 1
+                            results.empty_steals[g] += 1
                         else:
                             kept[victim, category] -= 1
                             kept[seat, category] += 1
-                            steals[g] += 1
+                            results.steals[g] += 1
                 # La Marianne, on the holder's own turn.
                 if marianne_held and seat == MARIANNE_HOLDER:
                     use, give_1, owner_1, take_1, give_2, owner_2, take_2 = choose_marianne(
-                        seat_codes, seat_params, seat, pizza == pizzas - 1, pizzas - pizza,
-                        kept, work, majority_value, diversity_bonus, burnt_penalty, stream)
+                        strategies, seat, pizza == pizzas - 1, pizzas - pizza, kept,
+                        scratch.work, rules, stream)
                     if use:
                         marianne_held = False
-                        marianne_pizza[g] = pizza + 1
+                        results.marianne_pizza[g] = pizza + 1
                         kept[seat, give_1] -= 1
                         kept[seat, give_2] -= 1
                         kept[owner_1, take_1] -= 1
@@ -209,30 +346,44 @@ def play_games(seed, first_game, duplicate, slice_category, slice_olives, slice_
                         kept[seat, take_1] += 1
                         kept[seat, take_2] += 1
 
-        score_game(kept, received, eaten_olives, eaten_count, majority_value,
-                   diversity_bonus, slice_point, burnt_penalty, receipt_holder,
-                   pepper_sequential, assigned, counts, assign, extra, points,
-                   diversity_points, slice_points, sheet_total, wins)
+        score_game(rules, view, state, sheet)
         for seat in range(players):
-            total[g, seat] = sheet_total[seat]
-            majority[g, seat] = points[seat]
-            olives[g, seat] = eaten_olives[seat]
-            slices[g, seat] = slice_points[seat]
-            diversity[g, seat] = diversity_points[seat]
-            burnt[g, seat] = kept[seat, charred]
-            win_units[g, seat] = wins[seat]
-            eaten_slices[g] += eaten_count[seat]
+            results.total[g, seat] = sheet.total[seat]
+            results.majority[g, seat] = sheet.points[seat]
+            results.olives[g, seat] = eaten_olives[seat]
+            results.slices[g, seat] = sheet.slice_points[seat]
+            results.diversity[g, seat] = sheet.diversity_points[seat]
+            results.burnt[g, seat] = kept[seat, charred]
+            results.win_units[g, seat] = sheet.wins[seat]
+            results.eaten_slices[g] += eaten_count[seat]
 
 
 @jit_borrowing
-def assign_peppers(kept, seat, rivals_of, majority_value, diversity_bonus, assign, extra,
-                   assigned):
+def seat_strategies(rotation, strategies):
+    """Seat ``(j + rotation) % P`` gets player ``j``'s codes and weights."""
+    codes = strategies.codes
+    params = strategies.params
+    players = codes.shape[0]
+    for seat in range(players):
+        player = (seat - rotation) % players
+        for c in range(codes.shape[1]):
+            strategies.seat_codes[seat, c] = codes[player, c]
+        for w in range(params.shape[1]):
+            strategies.seat_params[seat, w] = params[player, w]
+
+
+@jit_borrowing
+def assign_peppers(seat, kept, rivals_of, rules, sheet):
     """``assigned[seat]``: the kinds of ``seat``'s peppers that maximise its total.
 
     RULES.md s2 (**default**): against the opponents' counts ``rivals_of`` (kinds only);
     majority and diversity together; every multiset of kinds is tried in lexicographic
     order, so ties go to the earliest kinds.
     """
+    majority_value = rules.majority_value
+    assign = sheet.assign
+    extra = sheet.extra
+    assigned = sheet.assigned
     kinds = majority_value.shape[0]
     peppers = kept[seat, kinds]
     for k in range(kinds):
@@ -260,7 +411,7 @@ def assign_peppers(kept, seat, rivals_of, majority_value, diversity_bonus, assig
                     top = False
             if top:
                 value += majority_value[k]
-        value += diversity_bonus * lowest
+        value += rules.diversity_bonus * lowest
         if value > best:
             best = value
             for k in range(kinds):
@@ -276,17 +427,19 @@ def assign_peppers(kept, seat, rivals_of, majority_value, diversity_bonus, assig
 
 
 @jit_borrowing
-def score_game(kept, received, eaten_olives, eaten_count, majority_value, diversity_bonus,
-               slice_point, burnt_penalty, receipt_holder, pepper_sequential, assigned,
-               counts, assign, extra, points, diversity_points, slice_points, total, wins):
+def score_game(rules, view, state, sheet):
     """The score sheet of a finished game (RULES.md s2 "Scoring"), one entry per seat.
 
     ``counts[seat, kind]`` ends as the kept slices with peppers assigned; ``points``
     holds the majority points, then the diversity and receipt points, the totals (with
     the olives and the burnt penalty) and the win units.
     """
+    kept = view.kept
+    counts = sheet.counts
+    assigned = sheet.assigned
+    pepper_sequential = rules.pepper_sequential
     players = kept.shape[0]
-    kinds = majority_value.shape[0]
+    kinds = rules.majority_value.shape[0]
     for seat in range(players):
         for k in range(kinds):
             counts[seat, k] = kept[seat, k]
@@ -294,8 +447,7 @@ def score_game(kept, received, eaten_olives, eaten_count, majority_value, divers
     for seat in range(players):
         # Independent: against the others' counts without peppers; sequential: with the
         # peppers of the holders before this one.
-        assign_peppers(kept, seat, counts if pepper_sequential else kept, majority_value,
-                       diversity_bonus, assign, extra, assigned)
+        assign_peppers(seat, kept, counts if pepper_sequential else kept, rules, sheet)
         if pepper_sequential:
             for k in range(kinds):
                 counts[seat, k] += assigned[seat, k]
@@ -303,19 +455,20 @@ def score_game(kept, received, eaten_olives, eaten_count, majority_value, divers
         for seat in range(players):
             for k in range(kinds):
                 counts[seat, k] += assigned[seat, k]
-    majority_points(counts, majority_value, True, points)
+    majority_points(counts, rules.majority_value, True, sheet.points)
     for seat in range(players):
         lowest = counts[seat, 0]
         for k in range(kinds):
             lowest = min(lowest, counts[seat, k])
-        if receipt_holder:
-            held = eaten_count[seat]
+        if rules.receipt_holder:
+            held = state.eaten_count[seat]
             for category in range(kinds + 1):
                 held += kept[seat, category]
         else:
-            held = received[seat]
-        diversity_points[seat] = diversity_bonus * lowest
-        slice_points[seat] = slice_point * held
-        total[seat] = (points[seat] + eaten_olives[seat] + slice_points[seat]
-                       + diversity_points[seat] - burnt_penalty * kept[seat, kinds + 1])
-    split_wins(total, wins)
+            held = state.received[seat]
+        sheet.diversity_points[seat] = rules.diversity_bonus * lowest
+        sheet.slice_points[seat] = rules.slice_point * held
+        sheet.total[seat] = (sheet.points[seat] + state.eaten_olives[seat]
+                             + sheet.slice_points[seat] + sheet.diversity_points[seat]
+                             - rules.burnt_penalty * kept[seat, kinds + 1])
+    split_wins(sheet.total, sheet.wins)

@@ -13,11 +13,17 @@ import numpy as np
 
 from cakesim.engine.jit import plain_python
 from cakesim.games.part_du_chef import strategies
-from cakesim.games.part_du_chef.kernel import MARIANNE_HOLDER, deal_pizzas
+from cakesim.games.part_du_chef.kernel import (
+    MARIANNE_HOLDER,
+    Strategies,
+    View,
+    deal_pizzas,
+    new_scratch,
+    table_rules,
+)
 from cakesim.games.part_du_chef.rules import RuleSet, TableRules
 from cakesim.games.part_du_chef.strategies import Strategy, strategy_arrays
-from cakesim.games.slicing.circle import cut_table, portions_of_cut
-from cakesim.games.slicing.cutting import arc_table
+from cakesim.games.slicing.circle import portions_of_cut
 from cakesim.games.slicing.tabletop import majority_sheet, play_seated, split_win_units
 
 # The reference is the pure-Python engine the kernel is checked and timed against, so it
@@ -104,17 +110,18 @@ class Game:
                  strategies: list[Strategy], stream: np.ndarray):
         self.rules = rules
         self.r = rules.rules
-        self.arrays = rules.arrays
+        # The table's constants as the decision functions read them (``kernel.Rules``).
+        self.constants = table_rules(rules)
         self.pizzas = pizzas
-        self.codes, self.params = strategy_arrays(strategies)
+        codes, params = strategy_arrays(strategies)
+        # The strategies come by seat: their seat rows are the same arrays.
+        self.strategies = Strategies(codes, params, codes, params)
         self.stream = stream
         self.kinds = len(self.r.kinds)
         categories = self.kinds + 2
         self.players = [Player(seat, [0] * categories) for seat in range(rules.players)]
         self.unseen = np.array([self.r.count_of(c) for c in range(categories)], np.int16)
         self.marianne = rules.marianne
-        self.cut_masks = cut_table(self.r.slices_per_pizza, rules.players, rules.players)
-        self.cut_arcs = arc_table(self.cut_masks, self.r.slices_per_pizza)
         self.log: list[Move] = []
 
     # The rule steps, in the order of play.
@@ -143,11 +150,8 @@ class Game:
         """The chef cuts the circle into exactly P contiguous portions."""
         n = len(pizza)
         players = self.rules.players
-        scratch = [np.zeros(self.kinds + 2, np.int16) for _ in range(5)]
-        mask = choose_cut(self.codes, self.params, chef, *self._pizza_arrays(pizza),
-                          self._kept(), self.unseen, *self._scoring(), self.cut_masks,
-                          *self.cut_arcs, self.stream, *scratch, np.zeros((players, n, n + 1)),
-                          np.zeros(n, np.bool_))
+        mask = choose_cut(self.strategies, chef, self._view(pizza), self.constants, self.stream,
+                          self._scratch(n))
         portions = portions_of_cut(int(mask), n)
         assert len(portions) == players, "a chef cuts exactly P portions"
         assert sorted(p for portion in portions for p in portion) == list(range(n))
@@ -161,16 +165,9 @@ class Game:
 
         Each received slice is at once kept or eaten; burnt and pepper must be kept.
         """
-        n = len(pizza)
-        starts = np.zeros(n, np.int64)
-        lengths = np.zeros(n, np.int64)
-        for i, portion in enumerate(portions):
-            starts[i], lengths[i] = portion[0], len(portion)
-        scratch = [np.zeros(self.kinds + 2, np.int16) for _ in range(5)]
         index, eat_mask = choose_portion(
-            self.codes, self.params, seat, *self._pizza_arrays(pizza), starts, lengths,
-            np.array(taken, dtype=np.bool_), len(portions), self._kept(), self.unseen,
-            *self._scoring(), self.stream, *scratch)
+            self.strategies, seat, self._view(pizza, portions, taken), len(portions),
+            self.constants, self.stream, self._scratch(len(pizza)))
         assert 0 <= index < len(portions) and not taken[index], "portion not free"
         if taken.count(False) == 1:
             assert seat == (number % self.rules.players), "only the chef takes last"
@@ -197,8 +194,8 @@ class Game:
     def finisher_steals(self, number: int, seat: int, kind: int) -> None:
         """A kept finisher steals one kept slice of its kind from an opponent of the
         keeper's choice (none if no opponent has one); the receipt point stays put."""
-        victim = choose_victim(self.codes, self.params, seat, kind, self._kept(),
-                               *self._scoring()[:2], self.r.burnt_penalty, self.stream)
+        victim = choose_victim(self.strategies, seat, kind, self._kept(), self.constants,
+                               self.stream)
         holders = [p.seat for p in self.players if p.seat != seat and p.kept[kind] > 0]
         if victim < 0:
             assert not holders, "a finisher must rob when an opponent has that kind"
@@ -214,10 +211,8 @@ class Game:
         kept slices of other players (their choice); then the card leaves the game."""
         last = number == len(self.pizzas) - 1
         kept = self._kept()
-        use, *choice = choose_marianne(self.codes, self.params, seat, last,
-                                       len(self.pizzas) - number, kept, np.zeros_like(kept),
-                                       *self._scoring()[:2], self.r.burnt_penalty,
-                                       self.stream)
+        use, *choice = choose_marianne(self.strategies, seat, last, len(self.pizzas) - number,
+                                       kept, np.zeros_like(kept), self.constants, self.stream)
         if not use:
             return
         swaps = (tuple(choice[:3]), tuple(choice[3:]))
@@ -250,14 +245,20 @@ class Game:
     def _kept(self) -> np.ndarray:
         return np.array([p.kept for p in self.players], dtype=np.int16)
 
-    def _pizza_arrays(self, pizza: list[Slice]) -> tuple[np.ndarray, ...]:
-        return (np.array([p.category for p in pizza], np.int8),
-                np.array([p.olives for p in pizza], np.int8),
-                np.array([p.finisher for p in pizza], np.bool_))
+    def _view(self, pizza: list[Slice], portions: list[list[int]] = (),
+              taken: list[bool] = ()) -> View:
+        n = len(pizza)
+        starts = np.zeros(n, np.int64)
+        lengths = np.zeros(n, np.int64)
+        for i, portion in enumerate(portions):
+            starts[i], lengths[i] = portion[0], len(portion)
+        return View(self._kept(), self.unseen, np.array([p.category for p in pizza], np.int8),
+                    np.array([p.olives for p in pizza], np.int8),
+                    np.array([p.finisher for p in pizza], np.bool_), starts, lengths,
+                    np.array(taken, dtype=np.bool_))
 
-    def _scoring(self) -> tuple:
-        a = self.arrays
-        return a["majority_value"], a["diversity_bonus"], a["slice_point"], a["burnt_penalty"]
+    def _scratch(self, n: int):
+        return new_scratch(self.rules.players, self.kinds + 2, n)
 
 
 def best_pepper_kinds(rules: RuleSet, mine: list[int], others: list[list[int]],
@@ -315,12 +316,10 @@ def score_sheet(rules: RuleSet, kept: list[list[int]], received: list[int],
 def deal_game(rules: TableRules, seed: int, deal: int) -> list[list[Slice]]:
     """The pizzas of deal ``deal`` of ``seed``, dealt by the kernel's own function."""
     r = rules.rules
-    a = rules.arrays
     n = r.slices_per_pizza
     order = np.empty(r.pizzas * n, dtype=np.int16)
     pool = np.empty(len(r.slice_category) - r.count_of(r.burnt), dtype=np.int16)
-    deal_pizzas(seed, deal, np.zeros(2, np.uint64), a["slice_category"], r.burnt, n, order,
-                pool)
+    deal_pizzas(seed, deal, table_rules(rules), np.zeros(2, np.uint64), order, pool)
     pieces = [Slice(r.slice_category[s], r.slice_olives[s], r.slice_finisher[s]) for s in order]
     return [pieces[p * n:(p + 1) * n] for p in range(r.pizzas)]
 

@@ -112,3 +112,19 @@ def score_file(rules: RuleSet, path: str | Path) -> dict:
                                        f"only {most}")
     sheet = score_sheet(rules, kept, received, olives, eaten)
     return {"scores": sheet.total, "winners": [s for s, w in enumerate(sheet.win_units) if w]}
+
+
+def end_position(rules: RuleSet, result: Result) -> dict:
+    """A finished game's end position in the format ``score_file`` reads.
+
+    Scoring it again must give the game's own scores: the score file and the engine
+    agree on what an end position is worth.
+    """
+    holder = rules.receipt_point == "holder"
+    players = []
+    for p in result.players:
+        entry = {"kept": {rules.categories[c]: n for c, n in enumerate(p.kept) if n},
+                 "eaten_olives": sum(piece.olives for piece in p.eaten)}
+        entry |= {"eaten": len(p.eaten)} if holder else {"received": p.received}
+        players.append(entry)
+    return {"players": players}

@@ -153,6 +153,13 @@ def named_strategy(name: str) -> Strategy:
 
 # ----------------------------------------------------------------------------------------
 # Valuation shared by every greedy decision.
+#
+# The decision functions read the kernel's bundles (``kernel.py``): ``strategies`` (the
+# seat rows of the codes and weights), ``view`` (what every player sees), ``rules`` (the
+# table's constants) and ``scratch`` (their working space), plus the draw ``stream``.
+# A call passes every array of every bundle given, seven machine words or more each:
+# the four ``choose_*`` functions, called from the kernel's game loop, and ``standing``,
+# called hundreds of times per La Marianne decision, are compiled into their callers.
 
 
 @jit_borrowing
@@ -181,20 +188,22 @@ def held_value(params, mine, rival, left, value):
 
 
 @jit_inline
-def keep_gain(params, seat, kind, finisher, kept, added, left, rivals, rival_ties,
-              majority_value, diversity_bonus):
+def keep_gain(params, seat, kind, finisher, left, view, rules, scratch):
     """What keeping one slice of ``kind`` adds: majority chance, diversity, a finisher's steal.
 
     A finisher with an opponent to rob is valued as two slices, the rival's lead cut by one
     when a single opponent holds it. ``added`` holds the slices kept so far in the plan.
     """
+    kept = view.kept
+    added = scratch.added
+    majority_value = rules.majority_value
     mine = kept[seat, kind] + added[kind]
-    rival = rivals[kind]
+    rival = scratch.rivals[kind]
     value = majority_value[kind]
     before = held_value(params, mine, rival, left, value)
     if finisher and rival > 0:
-        after = held_value(params, mine + 2, rival - 1 if rival_ties[kind] == 1 else rival,
-                           left, value)
+        after = held_value(params, mine + 2,
+                           rival - 1 if scratch.rival_ties[kind] == 1 else rival, left, value)
     else:
         after = held_value(params, mine + 1, rival, left, value)
     gain = after - before
@@ -206,100 +215,90 @@ def keep_gain(params, seat, kind, finisher, kept, added, left, rivals, rival_tie
         for k in range(majority_value.shape[0]):
             if kept[seat, k] + added[k] == lowest:
                 ties += 1
-        gain += params[DIVERSITY_WEIGHT] * diversity_bonus / ties
+        gain += params[DIVERSITY_WEIGHT] * rules.diversity_bonus / ties
     return gain
 
 
 @jit_inline
-def slice_choice(params, seat, category, olives, finisher, kept, added, decided, still_open,
-                 rivals, rival_ties, majority_value, diversity_bonus, slice_point,
-                 burnt_penalty):
+def slice_choice(params, seat, position, view, rules, scratch):
     """Greedy choice for the next slice of a plan: ``(gain, eat)``; counts it in the plan.
 
     Eat when that gains at least as much as keeping. A pepper is worth its best kind;
     a burnt slice its penalty. Every slice but a burnt one also brings the receipt point.
     """
-    kinds = majority_value.shape[0]
+    category = view.pizza_category[position]
+    finisher = view.pizza_finisher[position]
+    still_open = scratch.still_open
+    decided = scratch.decided
+    kinds = rules.majority_value.shape[0]
     if category == kinds + 1:
-        return -params[BURNT_WEIGHT] * burnt_penalty, False
+        return -params[BURNT_WEIGHT] * rules.burnt_penalty, False
     if category == kinds:
         best = 0.0
         for kind in range(kinds):
-            best = max(best, keep_gain(params, seat, kind, False, kept, added,
-                                       still_open[kind] - decided[kind], rivals, rival_ties,
-                                       majority_value, diversity_bonus))
-        return slice_point + best, False
+            best = max(best, keep_gain(params, seat, kind, False,
+                                       still_open[kind] - decided[kind], view, rules, scratch))
+        return rules.slice_point + best, False
     decided[category] += 1
-    keep = keep_gain(params, seat, category, finisher, kept, added,
-                     still_open[category] - decided[category], rivals, rival_ties,
-                     majority_value, diversity_bonus)
+    keep = keep_gain(params, seat, category, finisher, still_open[category] - decided[category],
+                     view, rules, scratch)
     if finisher:
         keep += params[FINISHER_BIAS]
-    eat = params[EAT_WEIGHT] * olives
+    eat = params[EAT_WEIGHT] * view.pizza_olives[position]
     if eat >= keep:
-        return slice_point + eat, True
-    added[category] += 1
-    return slice_point + keep, False
+        return rules.slice_point + eat, True
+    scratch.added[category] += 1
+    return rules.slice_point + keep, False
 
 
 @jit_inline
-def forget(pizza_category, start, length, added, decided):
+def forget(start, length, view, scratch):
     """Zero ``added``/``decided`` again for the categories of an arc just planned."""
+    pizza_category = view.pizza_category
     n = pizza_category.shape[0]
     for j in range(length):
         category = pizza_category[(start + j) % n]
-        added[category] = 0
-        decided[category] = 0
+        scratch.added[category] = 0
+        scratch.decided[category] = 0
 
 
 @jit_borrowing
-def plan_portion(params, seat, start, length, pizza_category, pizza_olives, pizza_finisher,
-                 kept, added, decided, still_open, rivals, rival_ties, majority_value,
-                 diversity_bonus, slice_point, burnt_penalty):
+def plan_portion(params, seat, start, length, view, rules, scratch):
     """Greedy slice-by-slice plan for a portion: ``(value, eat_mask)``, in arc order."""
-    n = pizza_category.shape[0]
+    n = view.pizza_category.shape[0]
     value = 0.0
     eat_mask = 0
     for j in range(length):
-        position = (start + j) % n
-        gain, eat = slice_choice(params, seat, pizza_category[position],
-                                 pizza_olives[position], pizza_finisher[position], kept,
-                                 added, decided, still_open, rivals, rival_ties,
-                                 majority_value, diversity_bonus, slice_point, burnt_penalty)
+        gain, eat = slice_choice(params, seat, (start + j) % n, view, rules, scratch)
         value += gain
         if eat:
             eat_mask |= 1 << j
-    forget(pizza_category, start, length, added, decided)
+    forget(start, length, view, scratch)
     return value, eat_mask
 
 
 @jit_borrowing
-def value_arcs(params, seat, longest, pizza_category, pizza_olives, pizza_finisher, kept,
-               added, decided, still_open, rivals, rival_ties, majority_value,
-               diversity_bonus, slice_point, burnt_penalty, arc_value):
+def value_arcs(params, seat, longest, view, rules, scratch):
     """``arc_value[seat, start, length]``: the greedy value of every arc up to ``longest``.
 
     One pass per start: the plan of an arc extends the plan of its prefix. A chef values
     everyone with its own weights; ``rivals`` must be ``seat``'s.
     """
-    n = pizza_category.shape[0]
+    n = view.pizza_category.shape[0]
+    arc_value = scratch.arc_value
     for start in range(n):
         value = 0.0
         for j in range(longest):
-            position = (start + j) % n
-            gain, _ = slice_choice(params, seat, pizza_category[position],
-                                   pizza_olives[position], pizza_finisher[position], kept,
-                                   added, decided, still_open, rivals, rival_ties,
-                                   majority_value, diversity_bonus, slice_point,
-                                   burnt_penalty)
+            gain, _ = slice_choice(params, seat, (start + j) % n, view, rules, scratch)
             value += gain
             arc_value[seat, start, j + 1] = value
-        forget(pizza_category, start, longest, added, decided)
+        forget(start, longest, view, scratch)
 
 
-@jit_borrowing
-def standing(params, kept, seat, majority_value, diversity_bonus, burnt_penalty):
+@jit_inline
+def standing(params, kept, seat, rules):
     """``seat``'s points if the game ended now (peppers at ``pepper_worth``, no olives)."""
+    majority_value = rules.majority_value
     kinds = majority_value.shape[0]
     points = 0.0
     lowest = kept[seat, 0]
@@ -314,26 +313,27 @@ def standing(params, kept, seat, majority_value, diversity_bonus, burnt_penalty)
                 best = False
         if best:
             points += majority_value[kind]
-    points += diversity_bonus * lowest + params[PEPPER_WORTH] * kept[seat, kinds]
-    return points - burnt_penalty * kept[seat, kinds + 1]
+    points += rules.diversity_bonus * lowest + params[PEPPER_WORTH] * kept[seat, kinds]
+    return points - rules.burnt_penalty * kept[seat, kinds + 1]
 
 
 # ----------------------------------------------------------------------------------------
 # Choosing a portion and keeping or eating its slices.
 
 
-@jit_borrowing
-def choose_portion(codes, params, seat, pizza_category, pizza_olives, pizza_finisher,
-                   portion_start, portion_len, portion_taken, n_portions, kept, unseen,
-                   majority_value, diversity_bonus, slice_point, burnt_penalty, stream,
-                   still_open, rivals, rival_ties, added, decided):
+@jit_inline
+def choose_portion(strategies, seat, view, n_portions, rules, stream, scratch):
     """A player's pick: ``(portion, eat_mask)``; bit ``j`` of the mask eats slice ``j``.
 
     The chef, last, has one portion left to take; the mask is still its choice.
     """
+    pizza_category = view.pizza_category
+    portion_start = view.portion_start
+    portion_len = view.portion_len
+    portion_taken = view.portion_taken
     n = pizza_category.shape[0]
-    kinds = majority_value.shape[0]
-    if codes[seat, CHOOSER] == RANDOM:
+    kinds = rules.majority_value.shape[0]
+    if strategies.seat_codes[seat, CHOOSER] == RANDOM:
         untaken = 0
         for p in range(n_portions):
             if not portion_taken[p]:
@@ -350,24 +350,22 @@ def choose_portion(codes, params, seat, pizza_category, pizza_olives, pizza_fini
                         eat_mask |= 1 << j
                 return p, eat_mask
             pick -= 1
-    for category in range(unseen.shape[0]):
-        still_open[category] = unseen[category]
+    still_open = scratch.still_open
+    for category in range(view.unseen.shape[0]):
+        still_open[category] = view.unseen[category]
     for p in range(n_portions):
         if not portion_taken[p]:
             for j in range(portion_len[p]):
                 still_open[pizza_category[(portion_start[p] + j) % n]] += 1
-    fill_rivals(kept, seat, rivals, rival_ties)
+    fill_rivals(view.kept, seat, scratch.rivals, scratch.rival_ties)
     best = -1
     best_value = 0.0
     best_mask = 0
     for p in range(n_portions):
         if portion_taken[p]:
             continue
-        value, eat_mask = plan_portion(params[seat], seat, portion_start[p], portion_len[p],
-                                       pizza_category, pizza_olives, pizza_finisher, kept,
-                                       added, decided, still_open, rivals, rival_ties,
-                                       majority_value, diversity_bonus, slice_point,
-                                       burnt_penalty)
+        value, eat_mask = plan_portion(strategies.seat_params[seat], seat, portion_start[p],
+                                       portion_len[p], view, rules, scratch)
         if best < 0 or value > best_value:
             best, best_value, best_mask = p, value, eat_mask
     return best, best_mask
@@ -377,9 +375,8 @@ def choose_portion(codes, params, seat, pizza_category, pizza_olives, pizza_fini
 # A kept finisher: whom to rob.
 
 
-@jit_borrowing
-def choose_victim(codes, params, seat, kind, kept, majority_value, diversity_bonus,
-                  burnt_penalty, stream):
+@jit_inline
+def choose_victim(strategies, seat, kind, kept, rules, stream):
     """The opponent a kept finisher of ``kind`` robs, or -1 if no opponent keeps one.
 
     Opponents are considered in play order from the keeper's left; ties go to the first.
@@ -391,7 +388,7 @@ def choose_victim(codes, params, seat, kind, kept, majority_value, diversity_bon
             candidates += 1
     if candidates == 0:
         return -1
-    rule = codes[seat, THIEF]
+    rule = strategies.seat_codes[seat, THIEF]
     pick = below(stream, candidates) if rule == RANDOM_VICTIM else 0
     victim = -1
     best = 0.0
@@ -407,8 +404,7 @@ def choose_victim(codes, params, seat, kind, kept, majority_value, diversity_bon
         if rule == KIND_LEADER:
             score = float(kept[other, kind])
         else:
-            score = standing(params[seat], kept, other, majority_value, diversity_bonus,
-                             burnt_penalty)
+            score = standing(strategies.seat_params[seat], kept, other, rules)
         if victim < 0 or score > best:
             victim, best = other, score
     return victim
@@ -418,9 +414,8 @@ def choose_victim(codes, params, seat, kind, kept, majority_value, diversity_bon
 # La Marianne: once, on one of the holder's turns, swap two kept slices for two others'.
 
 
-@jit_borrowing
-def choose_marianne(codes, params, seat, last_turn, turns_left, kept, work, majority_value,
-                    diversity_bonus, burnt_penalty, stream):
+@jit_inline
+def choose_marianne(strategies, seat, last_turn, turns_left, kept, work, rules, stream):
     """``(use, give_1, owner_1, take_1, give_2, owner_2, take_2)``.
 
     If ``use``, the holder gives a kept slice of category ``give_i`` to ``owner_i`` and
@@ -435,7 +430,7 @@ def choose_marianne(codes, params, seat, last_turn, turns_left, kept, work, majo
         for other in range(players):
             if other != seat:
                 theirs += kept[other, category]
-    rule = codes[seat, MARIANNE]
+    rule = strategies.seat_codes[seat, MARIANNE]
     if rule == NEVER or mine < 2 or theirs < 2:
         return False, -1, -1, -1, -1, -1, -1
     if rule == RANDOM_SWAP:
@@ -455,19 +450,18 @@ def choose_marianne(codes, params, seat, last_turn, turns_left, kept, work, majo
     for other in range(players):
         for category in range(categories):
             work[other, category] = kept[other, category]
-    gain_1, give_1, owner_1, take_1 = _best_exchange(params[seat], seat, kept, work, -1, -1,
-                                                     -1, majority_value, diversity_bonus,
-                                                     burnt_penalty)
+    params = strategies.seat_params[seat]
+    gain_1, give_1, owner_1, take_1 = _best_exchange(params, seat, kept, work, -1, -1, -1,
+                                                     rules)
     if give_1 < 0:
         return False, -1, -1, -1, -1, -1, -1
     _exchange(work, seat, give_1, owner_1, take_1)
-    gain_2, give_2, owner_2, take_2 = _best_exchange(params[seat], seat, kept, work, give_1,
-                                                     owner_1, take_1, majority_value,
-                                                     diversity_bonus, burnt_penalty)
+    gain_2, give_2, owner_2, take_2 = _best_exchange(params, seat, kept, work, give_1,
+                                                     owner_1, take_1, rules)
     if give_2 < 0:
         return False, -1, -1, -1, -1, -1, -1
     gain = gain_1 + gain_2
-    use = gain >= params[seat, MARIANNE_THRESHOLD] or (last_turn and gain > 0.0)
+    use = gain >= params[MARIANNE_THRESHOLD] or (last_turn and gain > 0.0)
     return use, give_1, owner_1, take_1, give_2, owner_2, take_2
 
 
@@ -504,8 +498,7 @@ def _exchange(piles, seat, give, owner, take):
 
 
 @jit_borrowing
-def _best_exchange(params, seat, kept, work, used_give, used_owner, used_take,
-                   majority_value, diversity_bonus, burnt_penalty):
+def _best_exchange(params, seat, kept, work, used_give, used_owner, used_take, rules):
     """The one-for-one exchange on ``work`` that gains the holder most: ``(gain, give, owner,
     take)``.
 
@@ -516,25 +509,21 @@ def _best_exchange(params, seat, kept, work, used_give, used_owner, used_take,
     players, categories = kept.shape
     best_gain = 0.0
     best_give, best_owner, best_take = -1, -1, -1
-    mine_before = standing(params, work, seat, majority_value, diversity_bonus, burnt_penalty)
+    mine_before = standing(params, work, seat, rules)
     for give in range(categories):
         if kept[seat, give] - (1 if give == used_give else 0) <= 0:
             continue
         for owner in range(players):
             if owner == seat:
                 continue
-            theirs_before = standing(params, work, owner, majority_value, diversity_bonus,
-                                     burnt_penalty)
+            theirs_before = standing(params, work, owner, rules)
             for take in range(categories):
                 if take == give or kept[owner, take] - (
                         1 if owner == used_owner and take == used_take else 0) <= 0:
                     continue
                 _exchange(work, seat, give, owner, take)
-                gain = (standing(params, work, seat, majority_value, diversity_bonus,
-                                 burnt_penalty) - mine_before
-                        + params[SPITE] * (theirs_before - standing(
-                            params, work, owner, majority_value, diversity_bonus,
-                            burnt_penalty)))
+                gain = (standing(params, work, seat, rules) - mine_before
+                        + params[SPITE] * (theirs_before - standing(params, work, owner, rules)))
                 _exchange(work, seat, take, owner, give)
                 if best_give < 0 or gain > best_gain:
                     best_gain, best_give, best_owner, best_take = gain, give, owner, take
@@ -545,35 +534,32 @@ def _best_exchange(params, seat, kept, work, used_give, used_owner, used_take,
 # Cutting: exactly P portions.
 
 
-@jit_borrowing
-def choose_cut(codes, params, chef, pizza_category, pizza_olives, pizza_finisher, kept,
-               unseen, majority_value, diversity_bonus, slice_point, burnt_penalty, cut_masks,
-               cut_starts, cut_lengths, stream, still_open, rivals, rival_ties, added,
-               decided, arc_value, taken):
+@jit_inline
+def choose_cut(strategies, chef, view, rules, stream, scratch):
     """The chef's cut into exactly P portions, as a gap mask (see ``cakesim.games.slicing.circle``).
 
     ``cut_masks`` lists every cut into exactly P arcs; ``cut_starts``/``cut_lengths``
     their arcs (``cakesim.games.slicing.cutting.arc_table``).
     """
-    rule = codes[chef, CUTTER]
+    rule = strategies.seat_codes[chef, CUTTER]
     if rule == RANDOM_CUT:
-        return cut_masks[below(stream, cut_masks.shape[0])]
+        return rules.cut_masks[below(stream, rules.cut_masks.shape[0])]
+    kept = view.kept
+    pizza_category = view.pizza_category
+    still_open = scratch.still_open
     players = kept.shape[0]
     n = pizza_category.shape[0]
-    for category in range(unseen.shape[0]):
-        still_open[category] = unseen[category]
+    for category in range(view.unseen.shape[0]):
+        still_open[category] = view.unseen[category]
     for position in range(n):
         still_open[pizza_category[position]] += 1
-    weights = params[chef]
+    weights = strategies.seat_params[chef]
     if rule == BALANCED_CUT:
-        fill_rivals(kept, chef, rivals, rival_ties)
-        value_arcs(weights, chef, (n + players - 1) // players, pizza_category, pizza_olives,
-                   pizza_finisher, kept, added, decided, still_open, rivals, rival_ties,
-                   majority_value, diversity_bonus, slice_point, burnt_penalty, arc_value)
-        return rotated_even_cut(arc_value[chef], n, players)
+        fill_rivals(kept, chef, scratch.rivals, scratch.rival_ties)
+        value_arcs(weights, chef, (n + players - 1) // players, view, rules, scratch)
+        return rotated_even_cut(scratch.arc_value[chef], n, players)
     for seat in range(players):
-        fill_rivals(kept, seat, rivals, rival_ties)
-        value_arcs(weights, seat, n - players + 1, pizza_category, pizza_olives,
-                   pizza_finisher, kept, added, decided, still_open, rivals, rival_ties,
-                   majority_value, diversity_bonus, slice_point, burnt_penalty, arc_value)
-    return last_portion_cut(chef, cut_masks, cut_starts, cut_lengths, arc_value, taken)
+        fill_rivals(kept, seat, scratch.rivals, scratch.rival_ties)
+        value_arcs(weights, seat, n - players + 1, view, rules, scratch)
+    return last_portion_cut(chef, rules.cut_masks, rules.cut_starts, rules.cut_lengths,
+                            scratch.arc_value, scratch.taken)

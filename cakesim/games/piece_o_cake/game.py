@@ -8,7 +8,7 @@ import numpy as np
 from cakesim.engine.contract import BenchTarget, Chunk, TableSpec
 from cakesim.games.piece_o_cake import kernel
 from cakesim.games.piece_o_cake.reference import play_game
-from cakesim.games.piece_o_cake.replay import format_replay, score_file
+from cakesim.games.piece_o_cake.replay import end_position, format_replay, score_file
 from cakesim.games.piece_o_cake.rules import RuleSet, load_rules
 from cakesim.games.piece_o_cake.strategies import (
     BUILTIN,
@@ -48,6 +48,7 @@ class PieceOCake(SlicingGame):
     parse_strategy = staticmethod(parse_strategy)
     named_strategy = staticmethod(named_strategy)
     score_file = staticmethod(score_file)
+    position_of = staticmethod(end_position)
     strategy_names = tuple(BUILTIN)
 
     def game_metrics_of(self, table: TableSpec) -> tuple[str, ...]:
@@ -65,14 +66,10 @@ class PieceOCake(SlicingGame):
         shape = (games, table.players)
         seat = {m: np.zeros(shape, np.int16) for m in (*self.seat_metrics, "win_units")}
         game = {m: np.zeros(games, np.int16) for m in self.game_metrics}
-        kernel.play_games(
-            np.uint64(seed), first_game, table.duplicate, a["slice_kind"], a["slice_cream"],
-            a["majority_value"], a["cakes"], a["slices_per_cake"], a["portion_limit"],
-            a["ties_score"], a["bonus_after_cake"],
-            _cut_masks(a["slices_per_cake"], a["portion_limit"]), codes, params,
-            seat["total"], seat["majority"], seat["cream"], seat["win_units"],
-            game["declines"], game["passes"], game["discarded"], game["eaten_slices"],
-            game["collected_slices"])
+        rules = kernel.rule_data(a, _cut_masks(a["slices_per_cake"], a["portion_limit"]))
+        # The output bundle's fields are named as the metrics.
+        kernel.play_games(np.uint64(seed), first_game, table.duplicate, rules, codes, params,
+                          kernel.Results(**seat, **game))
         return Chunk(first_game, seat, game)
 
     def dealt(self, table: TableSpec, seed: int, deal: int) -> np.ndarray:

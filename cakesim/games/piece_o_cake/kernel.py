@@ -1,13 +1,27 @@
 """The Numba kernel: plays games ``first_game .. first_game + n`` of a seed into flat arrays.
 
 It follows the same rule steps, under the same names, as ``reference.py`` (RULES.md
-section 1), on fixed-size integer arrays. All game constants arrive as arguments (see
-``TableRules.arrays``); the results go into preallocated output arrays, one row per game.
+section 1), on fixed-size integer arrays. All game constants arrive in a ``RuleData``
+(built from ``TableRules.arrays``); the results go into preallocated output arrays, one row
+per game. The arrays travel in a few named bundles (``typing.NamedTuple``: Numba reads
+their fields at no cost, but a call that is not inlined is passed every array of a bundle,
+so the hot paths hand bundles only to ``jit_inline`` functions):
+
+- ``RuleData``: the per-table constants;
+- ``Strategies``: codes, weights and chance tables, by player and (a copy) by seat;
+- ``GameState``: one game in progress, whose ``View`` is what every decision reads;
+- ``Scratch``: the decision functions' working space;
+- ``Results``: the output arrays.
+
+Seats are in play order (seat 0 the first waiter); ``P`` is the player count, ``kinds``
+the rule set's kind count, ``n`` the slices per cake and ``box`` all slices of a game.
 """
+
+from typing import NamedTuple
 
 import numpy as np
 
-from cakesim.engine.jit import jit, jit_borrowing
+from cakesim.engine.jit import jit, jit_borrowing, jit_inline
 from cakesim.engine.seeding import DEAL_STREAM, DECISION_STREAM, reset_stream, shuffle_in_place
 from cakesim.games.piece_o_cake.strategies import (
     DECLINE_EAT,
@@ -20,6 +34,169 @@ from cakesim.games.piece_o_cake.strategies import (
 )
 from cakesim.games.slicing.circle import along, arcs_of_cut
 from cakesim.games.slicing.tabletop import majority_points, seat_of_deal, split_wins
+
+
+class RuleData(NamedTuple):
+    """A table's constants: the rule data of ``TableRules.arrays`` and what follows from it."""
+
+    # (box,) uint8: each slice's kind (an index into the rule set's kinds), in box order.
+    slice_kind: np.ndarray
+    # (box,) int8: each slice's cream dollops, in box order.
+    slice_cream: np.ndarray
+    # (kinds,) int16: the points for the majority in each kind.
+    majority_value: np.ndarray
+    # int: cakes per game.
+    cakes: int
+    # int: slices per cake, n; the last ``box - cakes * n`` dealt slices are set aside.
+    slices_per_cake: int
+    # int: the most portions a waiter may cut.
+    portion_limit: int
+    # bool: whether tied majorities score (tie rule "full") or nobody scores them.
+    ties_score: bool
+    # (cakes,) bool: [cake] whether that cake's waiter keeps a set-aside slice after it.
+    bonus_after_cake: np.ndarray
+    # (cuts,) int32: every legal cut as a gap mask (``slicing.circle.cut_table``).
+    cut_masks: np.ndarray
+    # (kinds,) int16: how many slices of each kind the box holds.
+    kind_count: np.ndarray
+    # bool: every slice of a kind carries the same cream, so the cutters may take every
+    # slice's gain from one plan of the circle (``strategies._value_circle``). The
+    # reference engine turns it off, so that parity also checks the reuse.
+    reuse_gains: bool
+
+
+class Strategies(NamedTuple):
+    """Strategies, one row per player (``players``) or per seat (``seats``, what decides)."""
+
+    # (P, 2) int8: [row, 0] chooser code (``strategies.CHOOSERS``), [row, 1] cutter code
+    # (``strategies.CUTTERS``).
+    codes: np.ndarray
+    # (P, weights) float64: [row, w] weight w, in ``strategies.PARAMETERS`` order.
+    params: np.ndarray
+    # (P, 2, most + 1, 2 * most + 1) float64: [row, plane, still open, lead + most] the
+    # row's chance table (``strategies.fill_chances``; planes CHANCE and RISE); ``most`` is
+    # the largest ``RuleData.kind_count``.
+    chances: np.ndarray
+
+
+class View(NamedTuple):
+    """The game as every player sees it, and the decision stream: all a decision reads."""
+
+    # (2,) uint64: the game's decision stream (``seeding.reset_stream``): every random
+    # choice of a strategy draws from it.
+    stream: np.ndarray
+    # (P, kinds) int16: [seat, kind] the seat's face-up collected slices of the kind.
+    collected: np.ndarray
+    # (P, kinds) int16: [seat, kind] the cream dollops on those slices.
+    collected_cream: np.ndarray
+    # (kinds,) int16: slices of each kind not yet revealed (later cakes, set-aside slices).
+    unseen: np.ndarray
+    # (kinds,) int16: slices of each kind still to be decided: unseen, or on the table in a
+    # portion nobody has taken (for the cut, the whole cake).
+    still_open: np.ndarray
+    # (n,) uint8: [position] the kind of each slice of the cake on the table, around the
+    # circle in stack order.
+    cake_kind: np.ndarray
+    # (n,) int8: [position] the cream of each slice of that cake.
+    cake_cream: np.ndarray
+    # (n,) int64: [portion] the first position of each portion of the cut, in cut order
+    # (``slicing.circle.arcs_of_cut``); rows past the cut's portion count are stale.
+    portion_start: np.ndarray
+    # (n,) int64: [portion] how many slices each portion has.
+    portion_len: np.ndarray
+    # (n,) bool: [portion] whether a chooser has taken the portion.
+    portion_taken: np.ndarray
+    # (box - cakes * n,) uint8: [a] the kind of each set-aside slice, in stack order.
+    aside_kind: np.ndarray
+    # (box - cakes * n,) int8: [a] the cream of each set-aside slice.
+    aside_cream: np.ndarray
+    # (box - cakes * n,) bool: [a] whether the set-aside slice is still there.
+    aside_left: np.ndarray
+
+
+class GameState(NamedTuple):
+    """One game in progress: the players' view and what only the kernel tracks.
+
+    Allocated once per batch (``new_state``); ``play_game`` resets it for each game.
+    """
+
+    # View: the table as every player sees it (a field named ``view`` would not compile).
+    seen: View
+    # (box,) int16: the deal, slice indices into the box in stack order: the cakes one
+    # after another (n each), then the set-aside slices (``deal_order``).
+    order: np.ndarray
+    # (2,) uint64: the deal stream that shuffles ``order``.
+    deal_stream: np.ndarray
+    # (P,) int16: [seat] the cream dollops on the seat's eaten (face-down) slices.
+    eaten_cream: np.ndarray
+    # (P,) int16: [seat] how many slices the seat has eaten.
+    eaten_count: np.ndarray
+
+
+class Scratch(NamedTuple):
+    """The decision functions' working space; what it holds between decisions is garbage."""
+
+    # (kinds,) int16: [kind] the most slices of the kind any other seat has collected
+    # (``strategies.fill_rivals``, once per decision).
+    rivals: np.ndarray
+    # (kinds,) int16: [kind] slices of the kind collected by the plan being made; zero
+    # between plans.
+    added: np.ndarray
+    # (kinds,) int16: [kind] slices of the kind decided by the plan being made; zero between
+    # plans.
+    decided: np.ndarray
+    # (P, n, n + 1) float64: [seat, start, length] the greedy value to the seat of the arc
+    # of ``length`` slices from position ``start`` (``strategies._value_arcs``).
+    arc_value: np.ndarray
+    # (P,) float64: [seat] the seat's best decline less its threshold, -1 if it has
+    # nothing to decline (the enumerating cutter's prediction).
+    decline_value: np.ndarray
+    # (n,) int64: [arc] the first position of each arc of a cut being tried.
+    starts: np.ndarray
+    # (n,) int64: [arc] the length of each arc of that cut.
+    lengths: np.ndarray
+    # (n,) bool: [arc] whether a chooser is predicted to take the arc.
+    taken: np.ndarray
+    # (kinds, n) float64: [kind, m] the gain of the m-th slice of the kind in any arc
+    # (``strategies._value_circle``, with ``RuleData.reuse_gains``).
+    known_gain: np.ndarray
+
+
+class Results(NamedTuple):
+    """The output arrays, one row per game; named as the game's seat and game metrics."""
+
+    # (games, P) int16: [game, seat] total points, majority plus cream.
+    total: np.ndarray
+    # (games, P) int16: [game, seat] majority points.
+    majority: np.ndarray
+    # (games, P) int16: [game, seat] cream points (the eaten slices' dollops).
+    cream: np.ndarray
+    # (games, P) int16: [game, seat] the seat's share of the win, in
+    # ``slicing.tabletop.WIN_UNITS`` per game.
+    win_units: np.ndarray
+    # (games,) int16: [game] declines with eating.
+    declines: np.ndarray
+    # (games,) int16: [game] passes (declines without eating).
+    passes: np.ndarray
+    # (games,) int16: [game] slices of portions nobody took.
+    discarded: np.ndarray
+    # (games,) int16: [game] slices eaten, at the end of the game.
+    eaten_slices: np.ndarray
+    # (games,) int16: [game] slices collected (face up), at the end of the game.
+    collected_slices: np.ndarray
+
+
+def rule_data(arrays: dict, cut_masks: np.ndarray, reuse_gains: bool = True) -> RuleData:
+    """A table's ``RuleData`` from its ``TableRules.arrays`` and its cut table.
+
+    With ``reuse_gains`` the cutters reuse one plan's gains wherever the rules allow it
+    (``same_cream_kinds``); the reference engine passes False.
+    """
+    kinds = arrays["majority_value"].shape[0]
+    kind_count = np.bincount(arrays["slice_kind"], minlength=kinds).astype(np.int16)
+    reuse = reuse_gains and bool(same_cream_kinds(arrays["slice_kind"], arrays["slice_cream"],
+                                                  kinds))
+    return RuleData(**arrays, cut_masks=cut_masks, kind_count=kind_count, reuse_gains=reuse)
 
 
 @jit_borrowing
@@ -45,145 +222,133 @@ def same_cream_kinds(slice_kind, slice_cream, kinds):
 
 
 @jit
-def play_games(seed, first_game, duplicate, slice_kind, slice_cream, majority_value, cakes,
-               slices_per_cake, portion_limit, ties_score, bonus_after_cake, cut_masks,
-               codes, params, total, majority, cream, win_units, declines, passes,
-               discarded, eaten_slices, collected_slices):
-    """Play ``total.shape[0]`` games; seat 0 is the first waiter, seats in play order.
+def new_state(rules, players):
+    """A ``GameState`` for ``players`` seats at a table of ``rules`` (``play_game`` resets it)."""
+    kinds = rules.majority_value.shape[0]
+    n = rules.slices_per_cake
+    box = rules.slice_kind.shape[0]
+    aside = box - rules.cakes * n
+    seen = View(
+        stream=np.zeros(2, dtype=np.uint64),
+        collected=np.zeros((players, kinds), dtype=np.int16),
+        collected_cream=np.zeros((players, kinds), dtype=np.int16),
+        unseen=np.zeros(kinds, dtype=np.int16),
+        still_open=np.zeros(kinds, dtype=np.int16),
+        cake_kind=np.zeros(n, dtype=np.uint8),
+        cake_cream=np.zeros(n, dtype=np.int8),
+        portion_start=np.zeros(n, dtype=np.int64),
+        portion_len=np.zeros(n, dtype=np.int64),
+        portion_taken=np.zeros(n, dtype=np.bool_),
+        aside_kind=np.zeros(aside, dtype=np.uint8),
+        aside_cream=np.zeros(aside, dtype=np.int8),
+        aside_left=np.zeros(aside, dtype=np.bool_))
+    return GameState(
+        seen=seen,
+        order=np.empty(box, dtype=np.int16),
+        deal_stream=np.zeros(2, dtype=np.uint64),
+        eaten_cream=np.zeros(players, dtype=np.int16),
+        eaten_count=np.zeros(players, dtype=np.int16))
+
+
+@jit
+def new_scratch(rules, players):
+    """The decision functions' ``Scratch`` for ``players`` seats at a table of ``rules``."""
+    kinds = rules.majority_value.shape[0]
+    n = rules.slices_per_cake
+    return Scratch(
+        rivals=np.zeros(kinds, dtype=np.int16),
+        added=np.zeros(kinds, dtype=np.int16),
+        decided=np.zeros(kinds, dtype=np.int16),
+        arc_value=np.zeros((players, n, n + 1)),
+        decline_value=np.zeros(players),
+        starts=np.zeros(n, dtype=np.int64),
+        lengths=np.zeros(n, dtype=np.int64),
+        taken=np.zeros(n, dtype=np.bool_),
+        known_gain=np.zeros((kinds, n)))
+
+
+@jit
+def play_games(seed, first_game, duplicate, rules, codes, params, results):
+    """Play ``results.total.shape[0]`` games; seat 0 is the first waiter, seats in play order.
 
     ``codes[j]``/``params[j]`` is player ``j``'s strategy; player ``j`` sits at seat
     ``(j + rotation) % P``. Per seat: total, majority and cream points and win units;
     per game: declines with eating, passes, discarded slices, eaten and collected slices.
     Here every array is allocated, once; ``play_batch`` plays the games in them.
     """
-    players = total.shape[1]
-    kinds = majority_value.shape[0]
-    n = slices_per_cake
-    box = slice_kind.shape[0]
-    aside = box - cakes * n
-
-    kind_count = np.zeros(kinds, dtype=np.int16)
-    for s in range(box):
-        kind_count[slice_kind[s]] += 1
-    most = kind_count.max()
-    planes, opens, leads = chance_table_shape(most)
+    players = results.total.shape[1]
+    planes, opens, leads = chance_table_shape(rules.kind_count.max())
     chances = np.zeros((players, planes, opens, leads))
     for player in range(players):
-        fill_chances(params[player], ties_score, chances[player])
-    seat_codes = np.empty((players, codes.shape[1]), dtype=codes.dtype)
-    seat_params = np.empty((players, params.shape[1]), dtype=params.dtype)
-    seat_chances = np.empty_like(chances)
-    order = np.empty(box, dtype=np.int16)
-    deal_stream = np.zeros(2, dtype=np.uint64)
-    stream = np.zeros(2, dtype=np.uint64)
-    collected = np.zeros((players, kinds), dtype=np.int16)
-    collected_cream = np.zeros((players, kinds), dtype=np.int16)
-    eaten_cream = np.zeros(players, dtype=np.int16)
-    eaten_count = np.zeros(players, dtype=np.int16)
-    unseen = np.zeros(kinds, dtype=np.int16)
-    cake_kind = np.zeros(n, dtype=np.uint8)
-    cake_cream = np.zeros(n, dtype=np.int8)
-    portion_start = np.zeros(n, dtype=np.int64)
-    portion_len = np.zeros(n, dtype=np.int64)
-    portion_taken = np.zeros(n, dtype=np.bool_)
-    aside_kind = np.zeros(aside, dtype=np.uint8)
-    aside_cream = np.zeros(aside, dtype=np.int8)
-    aside_left = np.zeros(aside, dtype=np.bool_)
-    # Scratch space of the decision functions.
-    still_open = np.zeros(kinds, dtype=np.int16)
-    rivals = np.zeros(kinds, dtype=np.int16)
-    added = np.zeros(kinds, dtype=np.int16)
-    decided = np.zeros(kinds, dtype=np.int16)
-    arc_value = np.zeros((players, n, n + 1))
-    decline_value = np.zeros(players)
-    starts = np.zeros(n, dtype=np.int64)
-    lengths = np.zeros(n, dtype=np.int64)
-    taken = np.zeros(n, dtype=np.bool_)
-    reuse_gains = same_cream_kinds(slice_kind, slice_cream, kinds)
-    known_gain = np.zeros((kinds, n))
-
-    play_batch(seed, first_game, duplicate, codes, params, chances, seat_codes, seat_params,
-               seat_chances, order, deal_stream, kind_count, slice_kind, slice_cream,
-               majority_value, cakes, portion_limit, ties_score, bonus_after_cake, cut_masks,
-               stream, collected, collected_cream, eaten_cream, eaten_count, unseen, cake_kind,
-               cake_cream, portion_start, portion_len, portion_taken, aside_kind, aside_cream,
-               aside_left, still_open, rivals, added, decided, arc_value, decline_value,
-               starts, lengths, taken, reuse_gains, known_gain, total, majority, cream,
-               win_units, declines, passes, discarded, eaten_slices, collected_slices)
+        fill_chances(params[player], rules.ties_score, chances[player])
+    by_player = Strategies(codes, params, chances)
+    seats = Strategies(np.empty((players, codes.shape[1]), dtype=codes.dtype),
+                       np.empty((players, params.shape[1]), dtype=params.dtype),
+                       np.empty_like(chances))
+    play_batch(seed, first_game, duplicate, rules, by_player, seats,
+               new_state(rules, players), new_scratch(rules, players), results)
 
 
 @jit_borrowing
-def play_batch(seed, first_game, duplicate, codes, params, chances, seat_codes, seat_params,
-               seat_chances, order, deal_stream, kind_count, slice_kind, slice_cream,
-               majority_value, cakes, portion_limit, ties_score, bonus_after_cake, cut_masks,
-               stream, collected, collected_cream, eaten_cream, eaten_count, unseen, cake_kind,
-               cake_cream, portion_start, portion_len, portion_taken, aside_kind, aside_cream,
-               aside_left, still_open, rivals, added, decided, arc_value, decline_value,
-               starts, lengths, taken, reuse_gains, known_gain, total, majority, cream,
-               win_units, declines, passes, discarded, eaten_slices, collected_slices):
+def play_batch(seed, first_game, duplicate, rules, by_player, seats, state, scratch, results):
     """The games of ``play_games``, in arrays it allocated (so that no call counts references)."""
     seated = -1
-    for g in range(total.shape[0]):
+    for g in range(results.total.shape[0]):
         game = first_game + g
-        deal, rotation = seat_of_deal(game, total.shape[1], duplicate)
+        deal, rotation = seat_of_deal(game, results.total.shape[1], duplicate)
         # Copying the chance tables costs more than a short game: reseat on a new rotation.
         if rotation != seated:
             seated = rotation
-            seat_strategies(rotation, codes, params, chances, seat_codes, seat_params,
-                            seat_chances)
-        deal_order(seed, deal, deal_stream, order)
-        reset_stream(stream, seed, game, DECISION_STREAM)
-        play_game(g, order, kind_count, slice_kind, slice_cream, majority_value, cakes,
-                  portion_limit, ties_score, bonus_after_cake, cut_masks, seat_codes,
-                  seat_params, seat_chances, stream, collected, collected_cream, eaten_cream,
-                  eaten_count, unseen, cake_kind, cake_cream, portion_start, portion_len,
-                  portion_taken, aside_kind, aside_cream, aside_left, still_open, rivals,
-                  added, decided, arc_value, decline_value, starts, lengths, taken,
-                  reuse_gains, known_gain, total, majority, cream, win_units, declines, passes,
-                  discarded, eaten_slices, collected_slices)
+            seat_strategies(rotation, by_player, seats)
+        deal_order(seed, deal, state.deal_stream, state.order)
+        reset_stream(state.seen.stream, seed, game, DECISION_STREAM)
+        play_game(g, rules, seats, state, scratch, results)
 
 
 @jit_borrowing
-def seat_strategies(rotation, codes, params, chances, seat_codes, seat_params, seat_chances):
+def seat_strategies(rotation, by_player, seats):
     """Seat ``(j + rotation) % P`` gets player ``j``'s codes, weights and chance table."""
+    codes, params, chances = by_player.codes, by_player.params, by_player.chances
     players = codes.shape[0]
     for seat in range(players):
         player = (seat - rotation) % players
         for c in range(codes.shape[1]):
-            seat_codes[seat, c] = codes[player, c]
+            seats.codes[seat, c] = codes[player, c]
         for w in range(params.shape[1]):
-            seat_params[seat, w] = params[player, w]
+            seats.params[seat, w] = params[player, w]
         for plane in range(chances.shape[1]):
             for still_open in range(chances.shape[2]):
                 for lead in range(chances.shape[3]):
-                    seat_chances[seat, plane, still_open, lead] = \
+                    seats.chances[seat, plane, still_open, lead] = \
                         chances[player, plane, still_open, lead]
 
 
-@jit_borrowing
-def play_game(g, order, kind_count, slice_kind, slice_cream, majority_value, cakes,
-              portion_limit, ties_score, bonus_after_cake, cut_masks, seat_codes, seat_params,
-              seat_chances, stream, collected, collected_cream, eaten_cream, eaten_count,
-              unseen, cake_kind, cake_cream, portion_start, portion_len, portion_taken,
-              aside_kind, aside_cream, aside_left, still_open, rivals, added, decided,
-              arc_value, decline_value, starts, lengths, taken, reuse_gains, known_gain, total,
-              majority, cream, win_units, declines, passes, discarded, eaten_slices,
-              collected_slices):
-    """Play one dealt game (``order``) into output row ``g``."""
-    players = total.shape[1]
-    kinds = majority_value.shape[0]
+# Compiled into ``play_batch``: called once per game, it was passed every array of its
+# bundles (seven machine words each); inlined, a random game takes a third less time.
+@jit_inline
+def play_game(g, rules, seats, state, scratch, results):
+    """Play one dealt game (``state.order``) into output row ``g``."""
+    view = state.seen
+    order, eaten_cream, eaten_count = state.order, state.eaten_cream, state.eaten_count
+    collected, collected_cream = view.collected, view.collected_cream
+    unseen, still_open = view.unseen, view.still_open
+    cake_kind, cake_cream = view.cake_kind, view.cake_cream
+    slice_kind, slice_cream = rules.slice_kind, rules.slice_cream
+    players = results.total.shape[1]
+    kinds = rules.majority_value.shape[0]
+    cakes = rules.cakes
     n = cake_kind.shape[0]
-    aside = aside_kind.shape[0]
+    aside = view.aside_kind.shape[0]
     collected[:] = 0
     collected_cream[:] = 0
     eaten_cream[:] = 0
     eaten_count[:] = 0
     for kind in range(kinds):
-        unseen[kind] = kind_count[kind]
+        unseen[kind] = rules.kind_count[kind]
     for a in range(aside):
-        aside_kind[a] = slice_kind[order[cakes * n + a]]
-        aside_cream[a] = slice_cream[order[cakes * n + a]]
-        aside_left[a] = True
+        view.aside_kind[a] = slice_kind[order[cakes * n + a]]
+        view.aside_cream[a] = slice_cream[order[cakes * n + a]]
+        view.aside_left[a] = True
 
     for cake in range(cakes):
         waiter = cake % players
@@ -199,23 +364,18 @@ def play_game(g, order, kind_count, slice_kind, slice_cream, majority_value, cak
         for position in range(n):
             still_open[cake_kind[position]] += 1
         # Cut.
-        mask = choose_cut(seat_codes, seat_params, seat_chances, waiter, cake_kind,
-                          cake_cream, collected, collected_cream, still_open, majority_value,
-                          portion_limit, cut_masks, stream, rivals, added, decided, arc_value,
-                          decline_value, starts, lengths, taken, reuse_gains, known_gain)
-        n_portions = arcs_of_cut(mask, n, portion_start, portion_len)
-        portion_taken[:] = False
+        mask = choose_cut(seats, waiter, view, rules, scratch)
+        n_portions = arcs_of_cut(mask, n, view.portion_start, view.portion_len)
+        view.portion_taken[:] = False
         # Choose: left of the waiter first, the waiter last.
         for turn in range(1, players + 1):
             seat = (waiter + turn) % players
-            action, index, eat_mask = choose_action(
-                seat_codes, seat_params, seat_chances, seat, cake_kind, cake_cream,
-                portion_start, portion_len, portion_taken, n_portions, collected,
-                collected_cream, still_open, majority_value, stream, rivals, added, decided)
+            action, index, eat_mask = choose_action(seats, seat, view, n_portions, rules,
+                                                    scratch)
             if action == TAKE:
-                portion_taken[index] = True
-                position = portion_start[index]
-                for j in range(portion_len[index]):
+                view.portion_taken[index] = True
+                position = view.portion_start[index]
+                for j in range(view.portion_len[index]):
                     still_open[cake_kind[position]] -= 1
                     if eat_mask & (1 << j):
                         eaten_cream[seat] += cake_cream[position]
@@ -225,44 +385,42 @@ def play_game(g, order, kind_count, slice_kind, slice_cream, majority_value, cak
                         collected_cream[seat, cake_kind[position]] += cake_cream[position]
                     position = along(position, 1, n)
             elif action == DECLINE_EAT:
-                declines[g] += 1
+                results.declines[g] += 1
                 eaten_cream[seat] += collected_cream[seat, index]
                 eaten_count[seat] += collected[seat, index]
                 collected[seat, index] = 0
                 collected_cream[seat, index] = 0
             else:
-                passes[g] += 1
+                results.passes[g] += 1
         # Portions nobody took leave the game.
         for p in range(n_portions):
-            if not portion_taken[p]:
-                discarded[g] += portion_len[p]
+            if not view.portion_taken[p]:
+                results.discarded[g] += view.portion_len[p]
         # Compensation variant: this cake's waiter keeps one set-aside slice.
-        if bonus_after_cake[cake]:
-            a, eat = choose_bonus(seat_codes, seat_params, seat_chances, waiter,
-                                  aside_kind, aside_cream, aside_left, collected, unseen,
-                                  majority_value, stream)
-            aside_left[a] = False
-            unseen[aside_kind[a]] -= 1
+        if rules.bonus_after_cake[cake]:
+            a, eat = choose_bonus(seats, waiter, view, rules)
+            view.aside_left[a] = False
+            unseen[view.aside_kind[a]] -= 1
             if eat:
-                eaten_cream[waiter] += aside_cream[a]
+                eaten_cream[waiter] += view.aside_cream[a]
                 eaten_count[waiter] += 1
             else:
-                collected[waiter, aside_kind[a]] += 1
-                collected_cream[waiter, aside_kind[a]] += aside_cream[a]
-    score_game(g, collected, eaten_cream, majority_value, ties_score, total, majority,
-               cream, win_units)
+                collected[waiter, view.aside_kind[a]] += 1
+                collected_cream[waiter, view.aside_kind[a]] += view.aside_cream[a]
+    score_game(g, collected, eaten_cream, rules, results)
     for seat in range(players):
-        eaten_slices[g] += eaten_count[seat]
+        results.eaten_slices[g] += eaten_count[seat]
         for kind in range(kinds):
-            collected_slices[g] += collected[seat, kind]
+            results.collected_slices[g] += collected[seat, kind]
 
 
-@jit_borrowing
-def score_game(g, collected, eaten_cream, majority_value, ties_score, total, majority, cream,
-               win_units):
+# Compiled into ``play_game``: a call passed the output arrays once per game.
+@jit_inline
+def score_game(g, collected, eaten_cream, rules, results):
     """Majorities, cream, totals and the split win of finished game ``g`` (output row ``g``)."""
-    majority_points(collected, majority_value, ties_score, majority[g])
+    total, majority, cream = results.total, results.majority, results.cream
+    majority_points(collected, rules.majority_value, rules.ties_score, majority[g])
     for seat in range(collected.shape[0]):
         cream[g, seat] = eaten_cream[seat]
         total[g, seat] = majority[g, seat] + cream[g, seat]
-    split_wins(total[g], win_units[g])
+    split_wins(total[g], results.win_units[g])

@@ -12,8 +12,8 @@ from functools import cache
 import numpy as np
 
 from cakesim.engine.jit import plain_python
-from cakesim.games.piece_o_cake import strategies
-from cakesim.games.piece_o_cake.kernel import deal_order
+from cakesim.games.piece_o_cake import kernel, strategies
+from cakesim.games.piece_o_cake.kernel import Scratch, Strategies, View, deal_order, rule_data
 from cakesim.games.piece_o_cake.rules import TableRules
 from cakesim.games.piece_o_cake.strategies import (
     DECLINE_EAT,
@@ -33,6 +33,7 @@ choose_action = plain_python(strategies.choose_action)
 choose_bonus = plain_python(strategies.choose_bonus)
 choose_cut = plain_python(strategies.choose_cut)
 fill_chances = plain_python(strategies.fill_chances)
+new_scratch = plain_python(kernel.new_scratch)
 
 
 @cache
@@ -139,6 +140,12 @@ class Game:
                                  for row in self.params])
         self.log: list[Move] = []
         self.cut_masks = cut_table(rules.rules.slices_per_cake, rules.portion_limit)
+        # The reference works out every arc's value afresh (no ``reuse_gains``), so that
+        # parity also checks the kernel's reuse.
+        self.rule_data = rule_data(self.arrays, self.cut_masks, reuse_gains=False)
+        # The set-aside slices as every ``View`` shows them (only which are left changes).
+        self.aside_kind = np.array([p.kind for p in deal.set_aside], dtype=np.uint8)
+        self.aside_cream = np.array([p.cream for p in deal.set_aside], dtype=np.int8)
 
     # The rule steps, in the order of play.
 
@@ -163,11 +170,8 @@ class Game:
 
     def cut_cake(self, number: int, waiter: int, cake: Cake) -> None:
         """The waiter cuts at most P (2 players: 4) contiguous portions of >= 1 slice."""
-        mask = choose_cut(*self._strategies(), waiter, *self._cake_arrays(cake),
-                          *self._pile_arrays(), self.still_open(cake),
-                          self.arrays["majority_value"], self.rules.portion_limit,
-                          self.cut_masks, self.stream, *self._scratch(), False,
-                          self._known_gain())
+        mask = choose_cut(self._strategies(), waiter, self._view(cake), self.rule_data,
+                          self._scratch())
         n = len(cake.slices)
         portions = portions_of_cut(int(mask), n)
         assert 1 <= len(portions) <= self.rules.portion_limit, "illegal cut"
@@ -179,12 +183,9 @@ class Game:
 
     def choose(self, number: int, seat: int, cake: Cake) -> None:
         """Take a portion (eat or collect each slice), or decline and maybe eat a kind."""
-        starts, lengths = self._portion_arrays(cake)
         action, index, eat_mask = choose_action(
-            *self._strategies(), seat, *self._cake_arrays(cake), starts, lengths,
-            np.array(cake.taken, dtype=np.bool_), len(cake.portions), *self._pile_arrays(),
-            self.still_open(cake), self.arrays["majority_value"], self.stream,
-            *self._scratch()[:3])
+            self._strategies(), seat, self._view(cake), len(cake.portions), self.rule_data,
+            self._scratch())
         if action == TAKE:
             self.take_portion(number, seat, cake, index, eat_mask)
         elif action == DECLINE_EAT:
@@ -228,12 +229,9 @@ class Game:
     def keep_set_aside_slice(self, number: int, waiter: int) -> None:
         """Compensation variant: the waiter keeps one set-aside slice, eats or collects it."""
         aside = self.deal.set_aside
-        index, eat = choose_bonus(
-            *self._strategies(), waiter,
-            np.array([p.kind for p in aside], dtype=np.uint8),
-            np.array([p.cream for p in aside], dtype=np.int8),
-            np.array(self.aside_left, dtype=np.bool_), self._pile_arrays()[0], self.unseen,
-            self.arrays["majority_value"], self.stream)
+        # The cake is served: nothing is left on the table.
+        index, eat = choose_bonus(self._strategies(), waiter, self._view(Cake([])),
+                                  self.rule_data)
         assert self.aside_left[index], "that set-aside slice is gone"
         self.aside_left[index] = False
         piece = aside[index]
@@ -264,8 +262,21 @@ class Game:
                 still_open[piece.kind] += 1
         return still_open
 
-    def _strategies(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return self.codes, self.params, self.chances
+    def _strategies(self) -> Strategies:
+        return Strategies(self.codes, self.params, self.chances)
+
+    def _view(self, cake: Cake) -> View:
+        """The table as every player sees it (``kernel.View``), with ``cake`` on it."""
+        kinds, creams = self._cake_arrays(cake)
+        starts, lengths = self._portion_arrays(cake)
+        collected, collected_cream = self._pile_arrays()
+        return View(
+            stream=self.stream, collected=collected, collected_cream=collected_cream,
+            unseen=self.unseen, still_open=self.still_open(cake), cake_kind=kinds,
+            cake_cream=creams, portion_start=starts, portion_len=lengths,
+            portion_taken=np.array(cake.taken, dtype=np.bool_),
+            aside_kind=self.aside_kind, aside_cream=self.aside_cream,
+            aside_left=np.array(self.aside_left, dtype=np.bool_))
 
     def _cake_arrays(self, cake: Cake) -> tuple[np.ndarray, np.ndarray]:
         return (np.array([p.kind for p in cake.slices], dtype=np.uint8),
@@ -289,17 +300,9 @@ class Game:
                 cream[player.seat, kind] = sum(p.cream for p in pile)
         return counts, cream
 
-    def _known_gain(self) -> np.ndarray:
-        # Unused: the reference works out every arc's value afresh (``reuse_gains`` off),
-        # so that parity also checks the kernel's reuse.
-        return np.zeros((len(self.rules.rules.kinds), self.rules.rules.slices_per_cake))
-
-    def _scratch(self) -> tuple[np.ndarray, ...]:
-        kinds = len(self.rules.rules.kinds)
-        n = self.rules.rules.slices_per_cake
-        p = self.rules.players
-        return (*(np.zeros(kinds, np.int16) for _ in range(3)), np.zeros((p, n, n + 1)),
-                np.zeros(p), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.bool_))
+    def _scratch(self) -> Scratch:
+        # Fresh for every decision, so that no decision can lean on what another left.
+        return new_scratch(self.rule_data, self.rules.players)
 
 
 def score_sheet(collected: list[list[int]], cream: list[int], majority_value,

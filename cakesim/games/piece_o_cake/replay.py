@@ -100,3 +100,21 @@ def _kind_cream(rules: RuleSet, kind: int) -> int:
         raise InputError(rules.source, f"kinds[{kind}].cream",
                          "slices of this kind differ in cream; a score sheet needs one value")
     return creams.pop()
+
+
+def end_position(rules: RuleSet, result: Result) -> dict:
+    """A finished game's end position in the format ``score_file`` reads.
+
+    Scoring it again must give the game's own scores: the score file and the engine
+    agree on what an end position is worth.
+    """
+    def by_kind(pieces) -> dict[str, int]:
+        counts = {}
+        for piece in pieces:
+            name = rules.kinds[piece.kind]
+            counts[name] = counts.get(name, 0) + 1
+        return counts
+
+    return {"tie_rule": rules.tie_rule,
+            "players": [{"collected": by_kind(s for pile in p.collected.values() for s in pile),
+                         "eaten": by_kind(p.eaten)} for p in result.players]}

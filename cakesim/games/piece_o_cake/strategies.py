@@ -5,8 +5,10 @@ of weights, one row per seat, so that an experiment can mix strategies at a tabl
 sweep their parameters. The decision functions are compiled once and used by both the
 Numba kernel and the reference engine: the reference owns the rules, the strategy only
 answers "what would you do?" from the table as every player sees it. The ``choose_*``
-functions receive every seat's codes, weights and chance table (``fill_chances``), one
-row per seat, and the seat that decides.
+functions receive the bundles of ``kernel.py``: ``seats`` (a ``Strategies``: every seat's
+codes, weights and chance table, ``fill_chances``, one row per seat) and the seat that
+decides, the ``view`` (a ``View``), the table's ``rules`` (a ``RuleData``) and the
+``scratch`` space (a ``Scratch``).
 
 What a player sees (the *view*): every player's face-up collected slices, the cake on
 the table and its portions, and ``unseen[k]``, the slices of kind ``k`` not yet revealed
@@ -211,25 +213,22 @@ def slice_choice(params, chances, mine, best_other, still_open, value, cream):
 
 
 @jit_inline
-def plan_portion(params, chances, seat, start, length, cake_kind, cake_cream, collected,
-                 still_open, rivals, majority_value, added, decided):
+def plan_portion(params, chances, seat, start, length, view, rules, scratch):
     """Greedy slice-by-slice plan for a portion: ``(value, eat_mask)``.
 
     Slices are decided in arc order; each decision sees the slices already collected from
-    this portion. ``added`` and ``decided`` are scratch arrays of one entry per kind, zero
-    on entry and on return.
+    this portion. ``scratch.added`` and ``scratch.decided`` are zero on entry and on return.
     """
-    n = cake_kind.shape[0]
+    n = view.cake_kind.shape[0]
     value = 0.0
     eat_mask = 0
     position = start
     for j in range(length):
-        gain, eat = _next_slice(params, chances, seat, position, cake_kind, cake_cream,
-                                collected, still_open, rivals, majority_value, added, decided)
+        gain, eat = _next_slice(params, chances, seat, position, view, rules, scratch)
         value += gain
         eat_mask |= (1 << j) if eat else 0
         position = along(position, 1, n)
-    _forget(cake_kind, start, length, added, decided)
+    _forget(view.cake_kind, start, length, scratch.added, scratch.decided)
     return value, eat_mask
 
 
@@ -250,14 +249,14 @@ def _forget(cake_kind, start, length, added, decided):
 
 
 @jit_inline
-def _next_slice(params, chances, seat, position, cake_kind, cake_cream, collected,
-                still_open, rivals, majority_value, added, decided):
+def _next_slice(params, chances, seat, position, view, rules, scratch):
     """Decide the next slice of a portion being planned; count it in ``added``/``decided``."""
-    kind = cake_kind[as_index(position)]
+    added, decided = scratch.added, scratch.decided
+    kind = view.cake_kind[as_index(position)]
     decided[kind] += 1
-    gain, eat = slice_choice(params, chances, collected[seat, kind] + added[kind],
-                             rivals[kind], still_open[kind] - decided[kind],
-                             majority_value[kind], cake_cream[as_index(position)])
+    gain, eat = slice_choice(params, chances, view.collected[seat, kind] + added[kind],
+                             scratch.rivals[kind], view.still_open[kind] - decided[kind],
+                             rules.majority_value[kind], view.cake_cream[as_index(position)])
     added[kind] += 0 if eat else 1
     return gain, eat
 
@@ -279,9 +278,13 @@ def _no_decline_beats(params, seat, collected_cream, best_value):
 
 
 @jit_inline
-def best_decline(params, chances, seat, collected, collected_cream, still_open, rivals,
-                 majority_value):
-    """The collected kind whose eating gains most: ``(kind, gain)``; kind -1 if none."""
+def best_decline(params, chances, seat, view, rules, scratch):
+    """The collected kind whose eating gains most: ``(kind, gain)``; kind -1 if none.
+
+    ``scratch.rivals`` must hold ``seat``'s rivals (``fill_rivals``).
+    """
+    collected, collected_cream, still_open = view.collected, view.collected_cream, view.still_open
+    rivals, majority_value = scratch.rivals, rules.majority_value
     best_kind = -1
     best_gain = 0.0
     for kind in range(collected.shape[1]):
@@ -301,18 +304,20 @@ def best_decline(params, chances, seat, collected, collected_cream, still_open, 
 
 
 @jit_inline
-def choose_action(codes, params, chances, seat, cake_kind, cake_cream, portion_start,
-                  portion_len, portion_taken, n_portions, collected, collected_cream,
-                  still_open, majority_value, stream, rivals, added, decided):
+def choose_action(seats, seat, view, n_portions, rules, scratch):
     """A chooser's move: ``(action, index, eat_mask)`` with action TAKE, DECLINE_EAT or PASS.
 
-    For TAKE, ``index`` is the portion and bit ``j`` of ``eat_mask`` says to eat its
-    ``j``-th slice; for DECLINE_EAT, ``index`` is the kind eaten.
+    The cut's first ``n_portions`` portions are on the table. For TAKE, ``index`` is the
+    portion and bit ``j`` of ``eat_mask`` says to eat its ``j``-th slice; for DECLINE_EAT,
+    ``index`` is the kind eaten.
     """
-    if codes[seat, 0] == RANDOM:
-        return _random_action(seat, portion_len, portion_taken, n_portions, collected, stream)
-    weights, table = params[seat], chances[seat]
-    fill_rivals(collected, seat, rivals)
+    portion_start, portion_len, portion_taken = (view.portion_start, view.portion_len,
+                                                 view.portion_taken)
+    if seats.codes[seat, 0] == RANDOM:
+        return _random_action(seat, portion_len, portion_taken, n_portions, view.collected,
+                              view.stream)
+    weights, table = seats.params[seat], seats.chances[seat]
+    fill_rivals(view.collected, seat, scratch.rivals)
     best_portion = -1
     best_value = 0.0
     best_mask = 0
@@ -320,16 +325,15 @@ def choose_action(codes, params, chances, seat, cake_kind, cake_cream, portion_s
         if portion_taken[p]:
             continue
         value, eat_mask = plan_portion(weights, table, seat, portion_start[p], portion_len[p],
-                                       cake_kind, cake_cream, collected, still_open, rivals,
-                                       majority_value, added, decided)
+                                       view, rules, scratch)
         better = (best_portion < 0) | (value > best_value)
         best_portion = p if better else best_portion
         best_value = value if better else best_value
         best_mask = eat_mask if better else best_mask
-    if best_portion >= 0 and _no_decline_beats(weights, seat, collected_cream, best_value):
+    if best_portion >= 0 and _no_decline_beats(weights, seat, view.collected_cream,
+                                               best_value):
         return TAKE, best_portion, best_mask
-    kind, gain = best_decline(weights, table, seat, collected, collected_cream, still_open,
-                              rivals, majority_value)
+    kind, gain = best_decline(weights, table, seat, view, rules, scratch)
     if kind >= 0 and gain - weights[DECLINE_THRESHOLD] > best_value:
         return DECLINE_EAT, kind, 0
     if best_portion >= 0:
@@ -374,67 +378,57 @@ def _random_action(seat, portion_len, portion_taken, n_portions, collected, stre
 
 
 @jit_inline
-def choose_cut(codes, params, chances, waiter, cake_kind, cake_cream, collected,
-               collected_cream, still_open, majority_value, portion_limit, cut_masks, stream,
-               rivals, added, decided, arc_value, decline_value, starts, lengths, taken,
-               reuse_gains, known_gain):
+def choose_cut(seats, waiter, view, rules, scratch):
     """The waiter's cut, as a gap mask (see ``cakesim.games.slicing.circle``)."""
-    if codes[waiter, 1] == RANDOM_CUT:
-        return cut_masks[below(stream, cut_masks.shape[0])]
-    weights, table = params[waiter], chances[waiter]
-    n = cake_kind.shape[0]
-    if codes[waiter, 1] == BALANCED_CUT:
-        return _balanced_cut(weights, table, waiter, cake_kind, cake_cream, collected,
-                             still_open, rivals, majority_value, portion_limit, arc_value,
-                             added, decided, reuse_gains, known_gain)
-    for seat in range(collected.shape[0]):
-        fill_rivals(collected, seat, rivals)
-        _value_arcs(weights, table, seat, n, cake_kind, cake_cream, collected, still_open,
-                    rivals, majority_value, arc_value, added, decided, reuse_gains,
-                    known_gain)
-        kind, gain = best_decline(weights, table, seat, collected, collected_cream,
-                                  still_open, rivals, majority_value)
-        decline_value[seat] = gain - weights[DECLINE_THRESHOLD] if kind >= 0 else -1.0
-    return _best_enumerated_cut(waiter, n, cut_masks, arc_value, decline_value, starts,
-                                lengths, taken)
+    cut_masks = rules.cut_masks
+    if seats.codes[waiter, 1] == RANDOM_CUT:
+        return cut_masks[below(view.stream, cut_masks.shape[0])]
+    weights, table = seats.params[waiter], seats.chances[waiter]
+    n = view.cake_kind.shape[0]
+    if seats.codes[waiter, 1] == BALANCED_CUT:
+        return _balanced_cut(weights, table, waiter, view, rules, scratch)
+    for seat in range(view.collected.shape[0]):
+        fill_rivals(view.collected, seat, scratch.rivals)
+        _value_arcs(weights, table, seat, n, view, rules, scratch)
+        kind, gain = best_decline(weights, table, seat, view, rules, scratch)
+        scratch.decline_value[seat] = gain - weights[DECLINE_THRESHOLD] if kind >= 0 else -1.0
+    return _best_enumerated_cut(waiter, n, cut_masks, scratch)
 
 
 @jit_inline
-def _balanced_cut(params, chances, waiter, cake_kind, cake_cream, collected, still_open,
-                  rivals, majority_value, portion_limit, arc_value, added, decided,
-                  reuse_gains, known_gain):
+def _balanced_cut(params, chances, waiter, view, rules, scratch):
     """As many near-equal arcs as allowed, turned so that the worst arc is worth most.
 
     The waiter takes last, so it expects the portion nobody wanted: it rotates the
     equal-size cut around the circle and keeps the rotation whose least valuable arc (by
     its own valuation) is the most valuable.
     """
-    n = cake_kind.shape[0]
-    k = min(portion_limit, n)
+    n = view.cake_kind.shape[0]
+    k = min(rules.portion_limit, n)
     if k <= 1:
         return 0
     # Every rotation reuses the same few arcs: value each start's prefixes once.
-    fill_rivals(collected, waiter, rivals)
-    _value_arcs(params, chances, waiter, (n + k - 1) // k, cake_kind, cake_cream, collected,
-                still_open, rivals, majority_value, arc_value, added, decided, reuse_gains,
-                known_gain)
-    return rotated_even_cut(arc_value[waiter], n, k)
+    fill_rivals(view.collected, waiter, scratch.rivals)
+    _value_arcs(params, chances, waiter, (n + k - 1) // k, view, rules, scratch)
+    return rotated_even_cut(scratch.arc_value[waiter], n, k)
 
 
 @jit_inline
-def _value_arcs(params, chances, seat, longest, cake_kind, cake_cream, collected, still_open,
-                rivals, majority_value, arc_value, added, decided, reuse_gains, known_gain):
+def _value_arcs(params, chances, seat, longest, view, rules, scratch):
     """``arc_value[seat, start, length]``: the greedy value of every arc up to ``longest``.
 
     One pass per start: the plan of an arc extends the plan of its prefix. A waiter values
-    everyone with its own weights (it does not know the others'); ``rivals`` is ``seat``'s.
-    With ``reuse_gains`` (every slice of a kind carries the same cream), each slice's gain
-    comes from ``_value_circle`` instead of being worked out again in every arc.
+    everyone with its own weights (it does not know the others'); ``scratch.rivals`` is
+    ``seat``'s. With ``rules.reuse_gains`` (every slice of a kind carries the same cream),
+    each slice's gain comes from ``_value_circle`` instead of being worked out again in
+    every arc.
     """
+    cake_kind, reuse_gains = view.cake_kind, rules.reuse_gains
+    added, decided = scratch.added, scratch.decided
+    arc_value, known_gain = scratch.arc_value, scratch.known_gain
     n = cake_kind.shape[0]
     if reuse_gains:
-        _value_circle(params, chances, seat, cake_kind, cake_cream, collected, still_open,
-                      rivals, majority_value, added, decided, known_gain)
+        _value_circle(params, chances, seat, view, rules, scratch)
     for start in range(n):
         value = 0.0
         position = start
@@ -444,9 +438,7 @@ def _value_arcs(params, chances, seat, longest, cake_kind, cake_cream, collected
                 gain = known_gain[kind, as_index(decided[kind])]
                 decided[kind] += 1
             else:
-                gain, _ = _next_slice(params, chances, seat, position, cake_kind, cake_cream,
-                                      collected, still_open, rivals, majority_value, added,
-                                      decided)
+                gain, _ = _next_slice(params, chances, seat, position, view, rules, scratch)
             value += gain
             arc_value[seat, start, j + 1] = value
             position = along(position, 1, n)
@@ -454,8 +446,7 @@ def _value_arcs(params, chances, seat, longest, cake_kind, cake_cream, collected
 
 
 @jit_inline
-def _value_circle(params, chances, seat, cake_kind, cake_cream, collected, still_open, rivals,
-                  majority_value, added, decided, known_gain):
+def _value_circle(params, chances, seat, view, rules, scratch):
     """``known_gain[kind, m]``: the gain of the ``m``-th slice of ``kind`` in any arc.
 
     Planned slice by slice, a slice's gain depends only on its kind and on the eat choices
@@ -463,19 +454,23 @@ def _value_circle(params, chances, seat, cake_kind, cake_cream, collected, still
     same cream, those choices, and so the gain, depend only on ``m``. Planning the whole
     circle once from slice 0 therefore gives every arc's gains, for one plan's work.
     """
+    cake_kind, decided = view.cake_kind, scratch.decided
     n = cake_kind.shape[0]
     for position in range(n):
         kind = cake_kind[position]
-        gain, _ = _next_slice(params, chances, seat, position, cake_kind, cake_cream,
-                              collected, still_open, rivals, majority_value, added, decided)
-        known_gain[kind, as_index(decided[kind] - 1)] = gain
-    _forget(cake_kind, 0, n, added, decided)
+        gain, _ = _next_slice(params, chances, seat, position, view, rules, scratch)
+        scratch.known_gain[kind, as_index(decided[kind] - 1)] = gain
+    _forget(cake_kind, 0, n, scratch.added, decided)
 
 
 @jit_borrowing
-def _best_enumerated_cut(waiter, n, cut_masks, arc_value, decline_value, starts, lengths,
-                         taken):
-    """Try every legal cut; predict each chooser's pick; keep the waiter's best outcome."""
+def _best_enumerated_cut(waiter, n, cut_masks, scratch):
+    """Try every legal cut; predict each chooser's pick; keep the waiter's best outcome.
+
+    Reads ``scratch.arc_value`` and ``scratch.decline_value`` (``choose_cut``).
+    """
+    arc_value, decline_value = scratch.arc_value, scratch.decline_value
+    starts, lengths, taken = scratch.starts, scratch.lengths, scratch.taken
     players = arc_value.shape[0]
     best_mask = 0
     best_outcome = 0.0
@@ -513,10 +508,11 @@ def _predicted_pick(values, starts, lengths, taken, count):
 
 
 @jit_borrowing
-def choose_bonus(codes, params, chances, seat, aside_kind, aside_cream, aside_left,
-                 collected, unseen, majority_value, stream):
+def choose_bonus(seats, seat, view, rules):
     """Which set-aside slice to keep and whether to eat it: ``(index, eat)``."""
-    if codes[seat, 0] == RANDOM:
+    aside_kind, aside_cream, aside_left = view.aside_kind, view.aside_cream, view.aside_left
+    collected, unseen, stream = view.collected, view.unseen, view.stream
+    if seats.codes[seat, 0] == RANDOM:
         left = 0
         for a in range(aside_kind.shape[0]):
             if aside_left[a]:
@@ -534,9 +530,9 @@ def choose_bonus(codes, params, chances, seat, aside_kind, aside_cream, aside_le
         if not aside_left[a]:
             continue
         kind = aside_kind[a]
-        gain, eat = slice_choice(params[seat], chances[seat], collected[seat, kind],
+        gain, eat = slice_choice(seats.params[seat], seats.chances[seat], collected[seat, kind],
                                  best_opponent(collected, seat, kind), unseen[kind] - 1,
-                                 majority_value[kind], aside_cream[a])
+                                 rules.majority_value[kind], aside_cream[a])
         if best < 0 or gain > best_gain:
             best, best_gain, best_eat = a, gain, eat
     return best, best_eat

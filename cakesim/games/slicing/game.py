@@ -39,6 +39,15 @@ class SlicingGame(Game):
         """A reference result's move log as text."""
         raise NotImplementedError
 
+    def position_of(self, rules, result) -> dict:
+        """A reference result's end position, in the format ``score_file`` reads."""
+        raise NotImplementedError
+
+    def end_position(self, table: TableSpec, seed: int, index: int) -> dict:
+        """Game ``index``'s end position from the reference engine (for ``score_file``)."""
+        return self.position_of(table.rules.rules, self.game_result(
+            table.rules, list(table.strategies), seed, index, table.duplicate))
+
     def table(self, rules, players: int, strategies: list, variant: str | None = None,
               duplicate: bool = False, label: str = "", **options: str) -> TableSpec:
         """A table of ``players`` playing ``variant`` of ``rules``."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from cakesim.engine.contract import TableSpec
+from cakesim.engine.contract import Game, TableSpec
 from cakesim.engine.errors import InputError
 from cakesim.engine.runner import DEFAULT_KEEP_ROWS, run_table
 from cakesim.engine.tables import Table
@@ -128,19 +128,16 @@ def clock(seconds: float) -> str:
     return f"{whole // 60}:{whole % 60:02d}"
 
 
-def recommend_budget(rules, level: str, players: int, target: float, profile: str | None = None,
-                     games: int = 10_000, seed: int = 20261201, bootstrap: int = 1000,
-                     n_jobs: int = -1) -> str:
+def recommend_budget(game: Game, rules, level: str, players: int, target: float,
+                     profile: str | None = None, games: int = 10_000, seed: int = 20261201,
+                     bootstrap: int = 1000, n_jobs: int = -1) -> str:
     """``cakesim speedtorte budget``: the budget for ``target`` wins, its interval and effect."""
-    from cakesim.games.speedtorte.game import GAME
-    from cakesim.games.speedtorte.strategies import named_strategy
-
     if games > DEFAULT_KEEP_ROWS:
         # The budget is a quantile of every game's finishing time: all rows must be kept.
         raise InputError("--games", "games", f"{games} is out of range; allowed: 1 to "
                                              f"{DEFAULT_KEEP_ROWS} (every game's time is kept)")
     profile = rules.timing.profile(profile).name
-    table = GAME.table(rules, players, [named_strategy("team")] * players, "eilauftrag",
+    table = game.table(rules, players, [game.named_strategy("team")] * players, "eilauftrag",
                        level=level, profile=profile)
     seed_budget = rules.timing.seed_budget(table.rules.level.name, players)
     run = run_table(table, games, seed, n_jobs, progress=False)

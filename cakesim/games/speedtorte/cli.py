@@ -9,9 +9,10 @@ from cakesim.engine.arguments import date, jobs, natural, players_in_range, posi
 MODES_WITH_TURNS = ("signals", "silence", "open_hands", "special_orders")
 
 
-def add_commands(commands) -> None:
-    """Add ``speedtorte`` and its tools to the ``cakesim`` subcommands."""
+def add_commands(commands, game) -> None:
+    """Add ``speedtorte`` and its tools (for ``game``) to the ``cakesim`` subcommands."""
     speedtorte = commands.add_parser("speedtorte", help="Speedtorte designer tools")
+    speedtorte.set_defaults(game=game)
     tools = speedtorte.add_subparsers(required=True, metavar="TOOL")
     cards = tools.add_parser("cards", help="list the order-card catalogue with base rates")
     cards.add_argument("--cards", help="catalogue file (default: the published cards)")
@@ -87,7 +88,7 @@ def _levels(args) -> int:
     )
 
     rules = load_rules()
-    table = recommend_levels(rules, players_in_range(args.players, rules),
+    table = recommend_levels(args.game, rules, players_in_range(args.players, rules),
                              parse_targets(args.targets, rules), args.variant,
                              games=args.games, seed=args.seed, n_jobs=args.n_jobs)
     print(format_recommendation(table, args.players, args.variant, args.games, args.seed))
@@ -99,7 +100,7 @@ def _budget(args) -> int:
     from cakesim.games.speedtorte.rules import load_rules
 
     rules = load_rules(timing=args.timing)
-    print(recommend_budget(rules, args.level, players_in_range(args.players, rules),
+    print(recommend_budget(args.game, rules, args.level, players_in_range(args.players, rules),
                            args.target, args.profile, args.games, args.seed,
                            n_jobs=args.n_jobs))
     return 0

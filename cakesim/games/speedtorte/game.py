@@ -7,7 +7,6 @@ import numpy as np
 from cakesim.engine.contract import Chunk, Game, ResultKind, SeatName, Section, TableSpec
 from cakesim.engine.errors import InputError
 from cakesim.games.speedtorte import cli, kernel, report
-from cakesim.games.speedtorte.lookahead import lookahead_tables
 from cakesim.games.speedtorte.pieces import PIECE_TYPES
 from cakesim.games.speedtorte.reference import Game as TurnGame
 from cakesim.games.speedtorte.reference import RealTimeGame, outcome, play_any
@@ -99,21 +98,21 @@ class Speedtorte(Game):
     def play_chunk(self, table: TableSpec, seed: int, first_game: int, games: int) -> Chunk:
         """Play games ``first_game .. first_game + games`` with the Numba kernel."""
         a = table.rules.arrays
-        met, one_away = lookahead_tables(a["program"], a["plates"], PIECE_TYPES)
-        params = strategy_arrays(list(table.strategies))
         game = {m: np.zeros(games, np.int32 if m == "finish_ms" else np.int16)
                 for m in self.game_metrics}
         ending = np.zeros(games, np.int8)
         cards = a["program"].shape[0]
         item = {m: np.zeros((games, cards), np.int16) for m in self.item_metrics}
-        kernel.play_games(
-            np.uint64(seed), first_game, table.players, a["box"], a["type_flavour"],
-            a["type_candles"], a["sacher"], a["plates"], a["hand_size"], a["displayed"],
-            a["program"], a["pool"], a["cards_to_fulfil"], a["card_points"], a["win_bonus"],
-            a["record_hunt_piece"], a["rush_every"], a["rush_moves"], a["mode"], met,
-            one_away, params, a["timing"], game["won"], ending, game["score"], game["moves"],
-            game["fulfilled"], game["supply_left"], game["rushes_missed"], game["finish_ms"],
-            game["rejected"], item["shown"], item["fulfilled"], item["wait"], item["at_loss"])
+        results = kernel.Results(
+            won=game["won"], ending=ending, score=game["score"], moves=game["moves"],
+            fulfilled=game["fulfilled"], supply_left=game["supply_left"],
+            rushes_missed=game["rushes_missed"], finish_ms=game["finish_ms"],
+            rejected=game["rejected"], card_shown=item["shown"],
+            card_fulfilled=item["fulfilled"], card_wait=item["wait"],
+            card_at_loss=item["at_loss"])
+        bakers = kernel.Bakers(strategy_arrays(list(table.strategies)), a["timing"])
+        kernel.play_games(np.uint64(seed), first_game, kernel.Rules.of_table(a), bakers,
+                          results)
         game["stuck"] = (ending == kernel.STUCK).astype(np.int16)
         game["hands_empty"] = (ending == kernel.HANDS_EMPTY).astype(np.int16)
         game = {m: game[m] for m in self.game_metrics_of(table)}
@@ -175,7 +174,7 @@ class Speedtorte(Game):
 
     def add_commands(self, commands) -> None:
         """``cakesim speedtorte cards|check|daily|levels|budget``."""
-        cli.add_commands(commands)
+        cli.add_commands(commands, self)
 
     def experiment_sections(self) -> dict[str, Section]:
         """``[budgets]``: the Eilauftrag time budget per level for target win rates."""

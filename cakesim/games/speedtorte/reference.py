@@ -12,9 +12,7 @@ import numpy as np
 from cakesim.engine.seeding import DECISION_STREAM, new_stream
 from cakesim.games.speedtorte import strategies as bots
 from cakesim.games.speedtorte.cards import card_met
-from cakesim.games.speedtorte.kernel import deal, lognormal_noise
-from cakesim.games.speedtorte.lookahead import lookahead_tables
-from cakesim.games.speedtorte.pieces import PIECE_TYPES
+from cakesim.games.speedtorte.kernel import Board, Rules, deal, lognormal_noise
 from cakesim.games.speedtorte.rules import TableRules
 from cakesim.games.speedtorte.strategies import Baker
 
@@ -89,8 +87,7 @@ class Game:
         self.params = [b.params for b in bakers]
         self.players = table.players
         self.stream = new_stream(np.uint64(seed), index, DECISION_STREAM)
-        self.met_mask, self.one_away = lookahead_tables(self.a["program"], self.a["plates"],
-                                                        PIECE_TYPES)
+        self.rules = Rules.of_table(self.a)
         self.pieces, self.deck = deal.py_func(np.uint64(seed), index, self.a["box"],
                                               self.a["pool"])
         self.log: list[Move] = []
@@ -159,15 +156,19 @@ class Game:
                 return other
         return -1
 
+    @property
+    def board(self) -> Board:
+        """What the bakers see, as the decision functions read it (``kernel.Board``)."""
+        return Board(self.hands, self.hand_counts, self.tops, self.display, self.signals,
+                     self.signal_args)
+
     # -- a turn (RULES.md 3, "Turn") ----------------------------------------------------
 
     def choose(self, baker: int) -> tuple[int, int, tuple[int, int, int]]:
         """The baker's placement and its reason, from what the baker may see."""
         slot, plate, reason, card_slot, detail = bots.choose_move.py_func(
-            self.params[baker], baker, self.hands, self.hand_counts, self.tops,
-            self.display, self.a["card_points"], self.met_mask, self.one_away, self.signals,
-            self.signal_args, self.next_with_pieces(baker), self.a["mode"] == 2,
-            self.a["type_flavour"], self.a["type_candles"], self.a["sacher"], self.stream)
+            self.params[baker], baker, self.board, self.rules, self.next_with_pieces(baker),
+            self.a["mode"] == 2, self.stream)
         return slot, plate, (reason, card_slot, detail)
 
     def place(self, baker: int, slot: int, plate: int) -> int:
@@ -239,10 +240,8 @@ class Game:
         if self.a["mode"] == 1:
             self.signals[baker] = bots.NO_SIGNAL
             return None
-        signal, arg = bots.choose_signal.py_func(
-            self.params[baker], self.hands[baker], self.hand_counts[baker], self.tops,
-            self.display, self.met_mask, self.a["type_flavour"], self.a["type_candles"],
-            self.a["sacher"])
+        signal, arg = bots.choose_signal.py_func(self.params[baker], baker, self.board,
+                                                 self.rules)
         self.signals[baker], self.signal_args[baker] = signal, arg
         return int(signal), int(arg)
 

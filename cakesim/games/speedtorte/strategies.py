@@ -26,7 +26,7 @@ import numpy as np
 
 from cakesim.engine.contract import WEIGHT
 from cakesim.engine.errors import InputError
-from cakesim.engine.jit import jit_borrowing
+from cakesim.engine.jit import jit_borrowing, jit_inline
 from cakesim.engine.seeding import below
 from cakesim.engine.tables import Table
 
@@ -149,10 +149,12 @@ def plates_missing(met_mask, one_away, board, card):
     return 2
 
 
-@jit_borrowing
-def fitting_count(hand, hand_count, skip, tops, plate, piece, type_flavour, type_candles,
-                  sacher):
+@jit_inline
+def fitting_count(hand, hand_count, skip, tops, plate, piece, rules):
     """How many of ``hand`` (but slot ``skip``) fit some plate once ``piece`` is on ``plate``."""
+    # Compiled into ``choose_move``, which asks it for every legal placement: a call
+    # would copy the ``rules`` bundle each time.
+    type_flavour, type_candles, sacher = rules.type_flavour, rules.type_candles, rules.sacher
     count = 0
     for i in range(hand_count):
         if i == skip:
@@ -165,9 +167,11 @@ def fitting_count(hand, hand_count, skip, tops, plate, piece, type_flavour, type
     return count
 
 
-@jit_borrowing
-def kinds_that_fit(tops, plate, piece, type_flavour, type_candles, sacher):
+@jit_inline
+def kinds_that_fit(tops, plate, piece, rules):
     """How many piece kinds but the Sachertorte fit some plate once ``piece`` is on ``plate``."""
+    # Compiled into ``choose_move``, like ``fitting_count``.
+    type_flavour, type_candles, sacher = rules.type_flavour, rules.type_candles, rules.sacher
     count = 0
     for kind in range(type_flavour.shape[0]):
         if kind == sacher:
@@ -180,16 +184,23 @@ def kinds_that_fit(tops, plate, piece, type_flavour, type_candles, sacher):
     return count
 
 
-@jit_borrowing
-def choose_move(params, baker, hands, hand_counts, tops, display, card_points, met_mask,
-                one_away, signals, signal_args, next_baker, open_hands, type_flavour,
-                type_candles, sacher, stream):
+@jit_inline
+def choose_move(params, baker, board, rules, next_baker, open_hands, stream):
     """``(hand slot, plate, reason, card slot, detail)`` of baker ``baker``'s placement.
 
     ``reason`` is the largest term of the chosen placement's score: FULFILS card slot;
     CLOSER card slot, ``detail`` plates then missing; OPTIONS, ``detail`` options left to
     the next baker; KEEPS_FREE; ONLY_MOVE; AT_RANDOM. No legal placement: slot -1.
     """
+    # ``board`` and ``rules`` are the kernel's ``Board`` and ``Rules`` bundles; their
+    # fields are read once here, so that the loops below index plain local arrays.
+    # Compiled into the kernel's turn loops (``jit_inline``): a call would pass both
+    # bundles field by field, seven machine words per array, on every placement, which
+    # cost more than a random baker's whole choice.
+    hands, hand_counts, tops, display = board.hands, board.hand_counts, board.tops, board.display
+    signals, signal_args = board.signals, board.signal_args
+    card_points, met_mask, one_away = rules.card_points, rules.met_mask, rules.one_away
+    type_flavour, type_candles, sacher = rules.type_flavour, rules.type_candles, rules.sacher
     hand, count = hands[baker], hand_counts[baker]
     plates, kinds = tops.shape[0], type_flavour.shape[0]
     legal = 0
@@ -243,17 +254,14 @@ def choose_move(params, baker, hands, hand_counts, tops, display, card_points, m
             if next_baker >= 0 and next_baker != baker:
                 if open_hands:
                     options = fitting_count(hands[next_baker], hand_counts[next_baker], -1,
-                                            tops, p, hand[i], type_flavour, type_candles,
-                                            sacher)
+                                            tops, p, hand[i], rules)
                     room = options / max(hand_counts[next_baker], 1)
                 else:
-                    options = kinds_that_fit(tops, p, hand[i], type_flavour, type_candles,
-                                             sacher)
+                    options = kinds_that_fit(tops, p, hand[i], rules)
                     room = options / (kinds - 1)
                 if signals[next_baker] == TIGHT:
                     room *= 1.0 + w_tight
-            own = fitting_count(hand, count, i, tops, p, hand[i], type_flavour, type_candles,
-                                sacher) / max(count - 1, 1)
+            own = fitting_count(hand, count, i, tops, p, hand[i], rules) / max(count - 1, 1)
             score = (w_fulfil * fulfilled + w_closer * nearer - w_respect * spoiled
                      + w_next * room + w_own * own)
             if score > best:
@@ -280,10 +288,15 @@ def _asked_to_keep(signals, baker):
     return False
 
 
-@jit_borrowing
-def choose_signal(params, hand, count, tops, display, met_mask, type_flavour, type_candles,
-                  sacher):
+@jit_inline
+def choose_signal(params, baker, board, rules):
     """``(signal, argument)`` a baker gives after placing, from its own hand only."""
+    # The kernel's ``Board`` and ``Rules`` bundles; only the baker's own hand is read.
+    # Compiled into the kernel, like ``choose_move``, so that no bundle is copied.
+    hand, count = board.hands[baker], board.hand_counts[baker]
+    tops, display = board.tops, board.display
+    met_mask, type_flavour, type_candles = rules.met_mask, rules.type_flavour, rules.type_candles
+    sacher = rules.sacher
     kinds = type_flavour.shape[0]
     plates = tops.shape[0]
     if params[8] > 0:

@@ -10,11 +10,10 @@ from dataclasses import replace
 
 import pandas as pd
 
+from cakesim.engine.contract import Game
 from cakesim.engine.errors import InputError
 from cakesim.engine.runner import run_table
-from cakesim.games.speedtorte.game import GAME
 from cakesim.games.speedtorte.rules import RuleSet
-from cakesim.games.speedtorte.strategies import named_strategy
 from cakesim.stats.intervals import wilson
 
 DEFAULT_TARGETS = {"Lehrling": 0.9, "Geselle": 0.75, "Konditor": 0.6, "Meister": 0.45,
@@ -38,20 +37,19 @@ def parse_targets(text: str, rules: RuleSet) -> dict[str, float]:
     return targets
 
 
-def recommend_levels(rules: RuleSet, players: int, targets: dict[str, float],
+def recommend_levels(game: Game, rules: RuleSet, players: int, targets: dict[str, float],
                      variant: str = "signals", baker: str = "team", games: int = 2000,
                      seed: int = 20261201, n_jobs: int = -1) -> pd.DataFrame:
     """Per level: the card count whose win rate is nearest its target, with the evidence."""
+    bakers = [game.named_strategy(baker)] * players
     rows = []
     for level in rules.levels:
-        pool = len(GAME.table(rules, players, [named_strategy(baker)] * players, variant,
-                              level=level.name).rules.pool)
+        pool = len(game.table(rules, players, bakers, variant, level=level.name).rules.pool)
         tried = []
         for cards in range(1, pool + 1):
             trial = replace(rules, levels=tuple(replace(lv, cards=cards) if lv == level else lv
                                                 for lv in rules.levels))
-            table = GAME.table(trial, players, [named_strategy(baker)] * players, variant,
-                               level=level.name)
+            table = game.table(trial, players, bakers, variant, level=level.name)
             if table.rules.cards_to_fulfil < 1:
                 continue
             run = run_table(table, games, seed, n_jobs, progress=False)

@@ -4,13 +4,8 @@ import itertools
 
 import pytest
 
-from tests.games.part_du_chef.conftest import (
-    ENUMERATING,
-    RULES,
-    STRATEGY_NAMES,
-    assert_parity,
-    table_of,
-)
+from tests.conformance.conftest import assert_parity
+from tests.games.part_du_chef.conftest import ENUMERATING, RULES, STRATEGY_NAMES, table_of
 
 SETTINGS = list(itertools.product((2, 3, 4, 5), ("base", "marianne"), STRATEGY_NAMES))
 # The plain-Python reference plays about 100 random games/s, 45 greedy ones with the

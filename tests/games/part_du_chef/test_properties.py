@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cakesim.games.part_du_chef.kernel import assign_peppers
+from cakesim.games.part_du_chef.kernel import assign_peppers, new_sheet, table_rules
 from cakesim.games.part_du_chef.reference import (
     Game,
     Slice,
@@ -16,7 +16,7 @@ from cakesim.games.part_du_chef.reference import (
 )
 from cakesim.games.part_du_chef.strategies import named_strategy, strategy_arrays
 from cakesim.games.slicing.tabletop import WIN_UNITS
-from tests.games.part_du_chef.conftest import GAME, RULES, reference_metrics, table_of
+from tests.games.part_du_chef.conftest import GAME, RULES, reference_result, table_of
 
 KINDS = len(RULES.kinds)
 CHEAP = ("random", "greedy-balanced", "hoarder", "glutton")
@@ -47,7 +47,7 @@ def test_score_is_the_sum_of_its_parts(case):
 @given(tables)
 def test_slices_are_conserved_and_receipt_points_stay_with_the_receiver(case):
     table, seed, game = case
-    result, _ = reference_metrics(table, seed, game)
+    result = reference_result(table, seed, game)
     box = [RULES.count_of(c) for c in range(KINDS + 2)]
     eaten = [0] * (KINDS + 2)
     received = [0] * table.players
@@ -120,10 +120,9 @@ def test_pepper_assignment_maximises_the_holders_total(kept, peppers):
     # The kernel's enumeration picks the same kinds.
     table = np.array([[*row[:KINDS], peppers if s == 0 else row[KINDS], row[KINDS + 1]]
                       for s, row in enumerate(kept)], np.int16)
-    assigned = np.zeros((len(kept), KINDS), np.int16)
-    assign_peppers(table, 0, table, np.array(RULES.majority_value, np.int16), RULES.diversity_bonus,
-                   np.zeros(max(peppers, 1), np.int16), np.zeros(KINDS, np.int16), assigned)
-    assert list(assigned[0]) == [choice.count(k) for k in range(KINDS)]
+    sheet = new_sheet(len(kept), KINDS, peppers)
+    assign_peppers(0, table, table, table_rules(RULES.for_table(len(kept))), sheet)
+    assert list(sheet.assigned[0]) == [choice.count(k) for k in range(KINDS)]
 
 
 @settings(max_examples=200, deadline=None)

@@ -4,7 +4,8 @@ import itertools
 
 import pytest
 
-from tests.games.piece_o_cake.conftest import RULES, STRATEGY_NAMES, assert_parity, table_of
+from tests.conformance.conftest import assert_parity
+from tests.games.piece_o_cake.conftest import RULES, STRATEGY_NAMES, table_of
 
 SETTINGS = [(p, v, s) for p, v, s in itertools.product((2, 3, 4, 5), ("base", "compensation"),
                                                          STRATEGY_NAMES)

@@ -8,7 +8,7 @@ from tests.games.piece_o_cake.conftest import (
     GAME,
     RULES,
     STRATEGY_NAMES,
-    reference_metrics,
+    reference_result,
     table_of,
 )
 
@@ -58,7 +58,7 @@ def test_every_player_tied_for_most_scores_the_kind(collected, ties_score):
 @given(tables)
 def test_every_logged_move_is_legal(case):
     table, seed, game = case
-    result, _ = reference_metrics(table, seed, game)
+    result = reference_result(table, seed, game)
     players = table.players
     by_cake = {}
     for move in result.log:

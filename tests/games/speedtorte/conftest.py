@@ -1,7 +1,6 @@
 """Shared pieces of the Speedtorte tests: the published rules and a table maker."""
 
 from cakesim.games.speedtorte.game import GAME
-from cakesim.games.speedtorte.reference import outcome, play_any
 from cakesim.games.speedtorte.rules import load_rules
 from cakesim.games.speedtorte.strategies import named_strategy
 
@@ -15,16 +14,3 @@ def table_of(players: int, level: str = "Lehrling", variant: str = "signals",
     names = list(bakers) * players if len(bakers) == 1 else list(bakers)
     return GAME.table(RULES, players, [named_strategy(n) for n in names], variant,
                       level=level, profile=profile)
-
-
-def reference_metrics(table, seed: int, index: int) -> tuple:
-    """The kernel's per-game metrics, as the reference engine computes them."""
-    return outcome(play_any(table.rules, list(table.strategies), seed, index))
-
-
-def assert_parity(table, seed: int, first: int, games: int) -> None:
-    """Kernel and reference agree on every per-game metric of every game."""
-    chunk = GAME.play_chunk(table, seed, first, games)
-    for g in range(games):
-        kernel = GAME.kernel_outcome(chunk, g)
-        assert kernel == reference_metrics(table, seed, first + g), (table.label, first + g)

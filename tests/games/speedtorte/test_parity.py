@@ -4,7 +4,8 @@ import itertools
 
 import pytest
 
-from tests.games.speedtorte.conftest import LEVELS, assert_parity, table_of
+from tests.conformance.conftest import assert_parity
+from tests.games.speedtorte.conftest import LEVELS, table_of
 
 SETTINGS = list(itertools.product((1, 2, 3, 5), ("signals", "silence", "open_hands",
                                                  "special_orders", "eilauftrag")))

@@ -103,6 +103,7 @@ def test_the_replay_gives_a_reason_for_every_placement(capsys):
 
 
 def test_replay_rejects_an_unknown_level(capsys):
-    assert main(["replay", "speedtorte", "--seed", "1", "--game", "0", "--option", "level=Bäcker"]) == 2
+    assert main(["replay", "speedtorte", "--seed", "1", "--game", "0",
+                 "--option", "level=Bäcker"]) == 2
     err = capsys.readouterr().err
     assert "levels.toml: level: 'Bäcker' is not a level; levels: Lehrling" in err

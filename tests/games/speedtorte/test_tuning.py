@@ -4,12 +4,12 @@ import pytest
 
 from cakesim.engine.errors import InputError
 from cakesim.games.speedtorte.tuning import DEFAULT_TARGETS, parse_targets, recommend_levels
-from tests.games.speedtorte.conftest import RULES
+from tests.games.speedtorte.conftest import GAME, RULES
 
 
 def test_the_recommended_count_is_the_nearest_of_all_counts_tried():
     easy = parse_targets("Lehrling=0.99,Hofzuckerbäcker=0.05", RULES)
-    table = recommend_levels(RULES, 2, easy, games=150, seed=3, n_jobs=1)
+    table = recommend_levels(GAME, RULES, 2, easy, games=150, seed=3, n_jobs=1)
     assert list(table["level"]) == [lv.name for lv in RULES.levels]
     lehrling = table.iloc[0]
     hof = table.iloc[-1]

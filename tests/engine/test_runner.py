@@ -4,8 +4,8 @@ import numpy as np
 import pandas as pd
 
 from cakesim.engine.runner import chunk_bounds, run_table
+from tests.engine.test_cache import assert_same_totals
 from tests.games.piece_o_cake.conftest import table_of
-from tests.test_cache import assert_same_totals
 
 
 def test_one_job_and_two_jobs_give_identical_results():

@@ -23,7 +23,7 @@ from cakesim.engine.runner import DealSums, TableRun, Totals
 from cakesim.reports.summaries import seat_summary
 from tests.games.piece_o_cake.conftest import GAME, table_of
 
-TRUTH = Path(__file__).parent / "data" / "coverage_truth.json"
+TRUTH = Path(__file__).parents[1] / "data" / "coverage_truth.json"
 TABLES = {"random independent": (("random",), False), "greedy duplicate": (("greedy",), True)}
 NUMBERS = ("win_share", "mean_total")
 SMALL_SEED = 20261202

@@ -1,0 +1,87 @@
+"""Every game implements the contract: its attributes, tables, seats, strategies, chunks."""
+
+import numpy as np
+import pytest
+
+from cakesim.engine.contract import Game, ResultKind, SeatName
+from cakesim.engine.errors import InputError
+from tests.conformance.conftest import EVERY_GAME, default_table, game_named
+
+
+def test_the_registry_names_each_game_by_its_own_name():
+    for name in EVERY_GAME:
+        game = game_named(name)
+        assert isinstance(game, Game) and game.name == name and game.title
+
+
+def test_describes_itself(game):
+    assert isinstance(game.result_kind, ResultKind)
+    assert game.variants and game.strategy_names and game.win_units >= 1
+    assert game.default_strategy in game.strategy_names
+    assert set(game.option_defaults) <= set(game.table_options)
+    if game.result_kind is ResultKind.SEATS:
+        assert game.seat_metrics[0] == "total"
+    else:
+        assert "won" in game.game_metrics and game.seat_metrics == ()
+    for top, bottom in game.item_ratios.values():
+        assert {top, bottom} <= set(game.item_metrics)
+
+
+def test_rules_give_a_player_range_and_a_source(game):
+    rules = game.load_rules()
+    assert 1 <= rules.min_players <= game.default_players <= rules.max_players
+    assert rules.source
+
+
+def test_every_named_strategy_resolves_and_an_unknown_one_is_refused(game):
+    for name in game.strategy_names:
+        assert game.named_strategy(name).name == name
+    with pytest.raises(InputError):
+        game.named_strategy("no-such-strategy")
+
+
+def test_a_table_carries_its_game_and_every_seat_has_a_name(game):
+    rules = game.load_rules()
+    for players in range(rules.min_players, rules.max_players + 1):
+        table = default_table(game, players)
+        assert table.game is game and table.players == players
+        names = [game.seat_name(table, seat) for seat in range(players)]
+        assert all(isinstance(n, SeatName) and n.name for n in names)
+        assert len({n.name for n in names}) == players
+
+
+def test_a_chunk_has_the_shapes_and_metrics_the_runner_sums(game):
+    table = default_table(game, duplicate=game.result_kind is ResultKind.SEATS)
+    games = 3 * table.players
+    chunk = game.play_chunk(table, seed=3, first_game=0, games=games)
+    assert chunk.games == games and chunk.first_game == 0
+    assert tuple(chunk.game) == game.game_metrics_of(table)
+    for values in chunk.game.values():
+        assert values.shape == (games,) and values.dtype.kind == "i"
+    items = len(game.item_names(table))
+    assert set(chunk.item) == (set(game.item_metrics) if items else set())
+    for values in chunk.item.values():
+        assert values.shape == (games, items)
+    if game.result_kind is ResultKind.SEATS:
+        assert set(chunk.seat) == {*game.seat_metrics, "win_units"}
+        for values in chunk.seat.values():
+            assert values.shape == (games, table.players)
+        # A shared first place splits the game's win units; they never go missing.
+        assert np.all(chunk.seat["win_units"].sum(axis=1) == game.win_units)
+        best = chunk.seat["total"] == chunk.seat["total"].max(axis=1, keepdims=True)
+        assert np.all((chunk.seat["win_units"] > 0) <= best)
+    else:
+        assert chunk.seat == {}
+        assert set(np.unique(chunk.game["won"])) <= {0, 1}
+
+
+def test_playing_is_a_pure_function_of_seed_and_game_index(game):
+    table = default_table(game)
+    whole = game.play_chunk(table, seed=9, first_game=0, games=8)
+    part = game.play_chunk(table, seed=9, first_game=5, games=3)
+    for kind in ("seat", "game", "item"):
+        for metric, values in getattr(whole, kind).items():
+            assert np.array_equal(values[5:], getattr(part, kind)[metric]), (kind, metric)
+    other = game.play_chunk(table, seed=10, first_game=0, games=8)
+    assert any(not np.array_equal(v, getattr(other, kind)[m])
+               for kind in ("seat", "game") for m, v in getattr(whole, kind).items())
