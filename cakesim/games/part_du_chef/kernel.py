@@ -30,7 +30,13 @@ from cakesim.games.part_du_chef.strategies import (
 )
 from cakesim.games.slicing.circle import arcs_of_cut, cut_table
 from cakesim.games.slicing.cutting import arc_table
-from cakesim.games.slicing.tabletop import WIN_UNITS, majority_points, seat_of_deal, split_wins
+from cakesim.games.slicing.tabletop import (
+    WIN_UNITS,
+    majority_points,
+    reseat,
+    seat_of_deal,
+    split_wins,
+)
 
 __all__ = ["WIN_UNITS", "Results", "Rules", "Scratch", "Sheet", "State", "Strategies", "View",
            "deal_pizzas", "new_scratch", "new_sheet", "play_games", "score_game", "seat_of_deal",
@@ -361,15 +367,8 @@ def play_batch(seed, first_game, duplicate, rules, strategies, view, state, scra
 @jit_borrowing
 def seat_strategies(rotation, strategies):
     """Seat ``(j + rotation) % P`` gets player ``j``'s codes and weights."""
-    codes = strategies.codes
-    params = strategies.params
-    players = codes.shape[0]
-    for seat in range(players):
-        player = (seat - rotation) % players
-        for c in range(codes.shape[1]):
-            strategies.seat_codes[seat, c] = codes[player, c]
-        for w in range(params.shape[1]):
-            strategies.seat_params[seat, w] = params[player, w]
+    reseat(rotation, strategies.codes, strategies.seat_codes)
+    reseat(rotation, strategies.params, strategies.seat_params)
 
 
 @jit_borrowing

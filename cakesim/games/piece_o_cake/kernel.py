@@ -33,7 +33,7 @@ from cakesim.games.piece_o_cake.strategies import (
     fill_chances,
 )
 from cakesim.games.slicing.circle import along, arcs_of_cut
-from cakesim.games.slicing.tabletop import majority_points, seat_of_deal, split_wins
+from cakesim.games.slicing.tabletop import majority_points, reseat, seat_of_deal, split_wins
 
 
 class RuleData(NamedTuple):
@@ -308,19 +308,9 @@ def play_batch(seed, first_game, duplicate, rules, by_player, seats, state, scra
 @jit_borrowing
 def seat_strategies(rotation, by_player, seats):
     """Seat ``(j + rotation) % P`` gets player ``j``'s codes, weights and chance table."""
-    codes, params, chances = by_player.codes, by_player.params, by_player.chances
-    players = codes.shape[0]
-    for seat in range(players):
-        player = (seat - rotation) % players
-        for c in range(codes.shape[1]):
-            seats.codes[seat, c] = codes[player, c]
-        for w in range(params.shape[1]):
-            seats.params[seat, w] = params[player, w]
-        for plane in range(chances.shape[1]):
-            for still_open in range(chances.shape[2]):
-                for lead in range(chances.shape[3]):
-                    seats.chances[seat, plane, still_open, lead] = \
-                        chances[player, plane, still_open, lead]
+    reseat(rotation, by_player.codes, seats.codes)
+    reseat(rotation, by_player.params, seats.params)
+    reseat(rotation, by_player.chances, seats.chances)
 
 
 # Compiled into ``play_batch``: called once per game, it was passed every array of its

@@ -23,6 +23,21 @@ def seat_of_deal(game, players, duplicate):
 
 
 @jit_borrowing
+def reseat(rotation, by_player, by_seat):
+    """``by_seat[s] = by_player[(s - rotation) % P]``: each seat takes its player's row.
+
+    Rows may be of any shape; both arrays are C-contiguous, so they are walked flat.
+    """
+    players = by_player.shape[0]
+    flat_player = by_player.reshape(players, -1)
+    flat_seat = by_seat.reshape(players, -1)
+    for seat in range(players):
+        player = (seat - rotation) % players
+        for i in range(flat_player.shape[1]):
+            flat_seat[seat, i] = flat_player[player, i]
+
+
+@jit_borrowing
 def majority_points(counts, majority_value, ties_score, out):
     """``out[seat]``: the majority points of every seat from ``counts[seat, kind]``.
 
