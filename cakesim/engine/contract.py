@@ -120,7 +120,7 @@ class RuleSet(Protocol):
     min_players: int
     max_players: int
 
-    def with_overrides(self, overrides: dict[str, str]) -> "RuleSet":
+    def with_overrides(self, **overrides: str) -> "RuleSet":
         """The same rules with some named values replaced (see ``Game.rule_overrides``)."""
 
 
@@ -130,23 +130,23 @@ class Section(Protocol):
     A section is a module with these functions; ``Game.experiment_sections`` names them.
     """
 
-    def parse(self, table: Table): ...
-    """The section's question, read strictly from its experiment-file table."""
+    def parse(self, table: Table):
+        """The section's question, read strictly from its experiment-file table."""
 
-    def analyse(self, experiment, runs: list, question, n_jobs: int = -1) -> dict: ...
-    """Every number of the section, from the experiment's runs (and runs of its own)."""
+    def analyse(self, experiment, runs: list, question, n_jobs: int = -1) -> dict:
+        """Every number of the section, from the experiment's runs (and runs of its own)."""
 
-    def headline(self, data: dict) -> str: ...
-    """The section's answer in one line."""
+    def headline(self, data: dict) -> str:
+        """The section's answer in one line."""
 
-    def numbers(self, data: dict) -> dict[str, dict]: ...
-    """The numbers the regression gate watches, each an ``Estimate`` as a dict."""
+    def numbers(self, data: dict) -> dict[str, dict]:
+        """The numbers the regression gate watches, each an ``Estimate`` as a dict."""
 
-    def markdown(self, data: dict, plot) -> list[str]: ...
-    """The section's part of report.md."""
+    def markdown(self, data: dict, plot) -> list[str]:
+        """The section's part of report.md."""
 
-    def plot(self, data: dict, runs: list, summary: dict, out: Path): ...
-    """Draw the section's figure into ``out``; its path, or ``None``."""
+    def plot(self, data: dict, runs: list, summary: dict, out: Path):
+        """Draw the section's figure into ``out``; its path, or ``None``."""
 
 
 @dataclass(frozen=True)
