@@ -150,6 +150,16 @@ class Section(Protocol):
 
 
 @dataclass(frozen=True)
+class ReportColumn:
+    """A per-game mean a team game's report shows beside each table's win rate."""
+
+    metric: str
+    heading: str
+    share: bool = False
+    """Shown as a percentage (a 0/1 metric such as how games were lost), else ``x ± h``."""
+
+
+@dataclass(frozen=True)
 class BenchTarget:
     """A speed target ``make bench`` checks for one strategy's tables of a game."""
 
@@ -198,7 +208,7 @@ class Game(ABC):
     default_players: ClassVar[int] = 4
     default_strategy: ClassVar[str]
     """The built-in strategy a replay seats at every place when none is named."""
-    report_game_metrics: ClassVar[tuple[str, ...]] = ()
+    report_columns: ClassVar[tuple[ReportColumn, ...]] = ()
     """Per-game means a team game's report shows beside the win rate."""
 
     # Rules -----------------------------------------------------------------------------

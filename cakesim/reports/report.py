@@ -210,7 +210,7 @@ def _markdown(game: Game, summary: dict, plot: str, sections: list[str]) -> str:
             *sections, "## Every table", ""]
     if game.result_kind is ResultKind.TEAM:
         lines += ([] if sections else [summary["headline"], ""]) + [
-            f"![win rate]({plot})", "", *team.markdown(summary, game.report_game_metrics),
+            f"![win rate]({plot})", "", *team.markdown(summary, game.report_columns),
             *game.items_markdown(summary)]
     else:
         lines += _competitive(summary, plot)

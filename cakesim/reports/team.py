@@ -8,6 +8,7 @@ What a game reports per item (e.g. per order card) comes from its own hooks.
 
 from pathlib import Path
 
+from cakesim.engine.contract import ReportColumn
 from cakesim.engine.runner import TableRun
 from cakesim.reports.figures import new_figure, save_figure
 from cakesim.reports.summaries import game_summary
@@ -23,9 +24,9 @@ def table_summary(run: TableRun) -> dict:
             "per_game": game_summary(run)}
 
 
-def _option_words(table: dict) -> str:
-    """A table's options in words (``Meister``), or its label when it has none."""
-    return " ".join(table["options"].values()) or table["label"]
+def _primary(table: dict) -> str:
+    """A table's first option (the game's first table option, e.g. a level), or ""."""
+    return next(iter(table["options"].values()), "")
 
 
 def headline(summary: dict) -> str:
@@ -36,7 +37,7 @@ def headline(summary: dict) -> str:
              and t["strategies"] == tables[0]["strategies"]]
     groups = {}
     for t in first:
-        groups.setdefault(_option_words(t), []).append(t)
+        groups.setdefault(_primary(t) or t["label"], []).append(t)
     parts = []
     for option, group in groups.items():
         rates = [100 * t["win_rate"]["value"] for t in group]
@@ -48,16 +49,15 @@ def headline(summary: dict) -> str:
     return f"Win rate, {tables[0]['variant']}: {'; '.join(parts)}."
 
 
-def markdown(summary: dict, shown_metrics: tuple[str, ...]) -> list[str]:
-    """The table of win rates (with the per-game means ``shown_metrics``) and comparisons."""
-    names = [m.replace("_", " ") for m in shown_metrics]
-    lines = ["| table | games | win rate [95 % CI] | " + "".join(f"{n} | " for n in names),
-             "|---|---|---|" + "---|" * len(names)]
+def markdown(summary: dict, columns: tuple[ReportColumn, ...]) -> list[str]:
+    """The table of win rates (with the game's per-game ``columns``) and comparisons."""
+    lines = ["| table | games | win rate [95 % CI] | "
+             + " | ".join(c.heading for c in columns) + " |",
+             "|---|---|---|" + "---|" * len(columns)]
     for t in summary["tables"]:
-        g = t["per_game"]
+        cells = [_cell(t["per_game"].get(c.metric), c) for c in columns]
         lines.append(f"| {t['label']} | {t['games']:,} | {percent(t['win_rate'])} | "
-                     + "".join(f"{plus_minus(g[m], 2)} | " if m in g else "— | "
-                               for m in shown_metrics))
+                     + " | ".join(cells) + " |")
     lines.append("")
     for c in summary["comparisons"]:
         d = c["win_rate_difference"]
@@ -69,12 +69,19 @@ def markdown(summary: dict, shown_metrics: tuple[str, ...]) -> list[str]:
     return lines
 
 
+def _cell(estimate: dict | None, column: ReportColumn) -> str:
+    if estimate is None:
+        return "—"
+    return f"{100 * estimate['value']:.1f} %" if column.share else plus_minus(estimate, 1)
+
+
 def plot_win_rate(summary: dict, path: Path) -> Path:
-    """Win rate with 95 % error bars per table option, a line per variant and count."""
+    """Win rate with 95 % error bars along the first table option (e.g. the level), a line
+    per rest of the label (other options, players, variant, strategies)."""
     fig, ax = new_figure(figsize=(8, 4))
     series = {}
     for t in summary["tables"]:
-        option = " ".join(t["options"].values())
+        option = _primary(t)
         rest = t["label"].replace(option, "", 1).strip() if option else t["label"]
         series.setdefault(rest, []).append((option, t["win_rate"]))
     for name, points in series.items():

@@ -1,5 +1,6 @@
 """A team game's report: win rates grouped by table option, and the markdown table."""
 
+from cakesim.engine.contract import ReportColumn
 from cakesim.reports import team
 from cakesim.reports.text import percent, plus_minus
 
@@ -25,10 +26,11 @@ def test_the_headline_groups_tables_by_their_options():
 
 
 def test_the_markdown_shows_the_chosen_per_game_means():
-    lines = team.markdown(SUMMARY, ("score", "absent"))
-    assert lines[0] == "| table | games | win rate [95 % CI] | score | absent | "
+    columns = (ReportColumn("score", "mean score"), ReportColumn("stuck", "lost", share=True))
+    lines = team.markdown(SUMMARY, columns)
+    assert lines[0] == "| table | games | win rate [95 % CI] | mean score | lost |"
     assert lines[2] == (f"| A 2P | 1,000 | {percent(_estimate(0.9))} | "
-                        f"{plus_minus(_estimate(30.0, 0.5), 2)} | — | ")
+                        f"{plus_minus(_estimate(30.0, 0.5), 1)} | — |")
 
 
 def test_text_helpers_write_intervals():

@@ -4,7 +4,15 @@ from typing import ClassVar
 
 import numpy as np
 
-from cakesim.engine.contract import Chunk, Game, ResultKind, SeatName, Section, TableSpec
+from cakesim.engine.contract import (
+    Chunk,
+    Game,
+    ReportColumn,
+    ResultKind,
+    SeatName,
+    Section,
+    TableSpec,
+)
 from cakesim.engine.errors import InputError
 from cakesim.games.speedtorte import cli, kernel, report
 from cakesim.games.speedtorte.pieces import PIECE_TYPES
@@ -41,7 +49,9 @@ class Speedtorte(Game):
     display before being fulfilled, and whether it was on display when the game was lost."""
     item_ratios: ClassVar[dict[str, tuple[str, str]]] = {
         "fulfilled share once shown": ("fulfilled", "shown")}
-    report_game_metrics = ("score", "moves", "stuck", "hands_empty")
+    report_columns = (ReportColumn("score", "mean score"), ReportColumn("moves", "placements"),
+                      ReportColumn("stuck", "lost: stuck", share=True),
+                      ReportColumn("hands_empty", "lost: hands empty", share=True))
     variants = VARIANTS
     table_options = ("level", "profile")
     option_defaults: ClassVar[dict[str, str]] = {"level": "Lehrling", "profile": "adult"}
