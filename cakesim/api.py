@@ -46,18 +46,20 @@ class ExperimentResult:
         return sum(run.chunks for run in self.runs)
 
 
-def simulate(game: str, players: int, strategies="greedy", games: int = 10_000,
+def simulate(game: str, players: int, strategies=None, games: int = 10_000,
              seed: int = 0, variant: str | None = None, duplicate: bool = False,
              rules: str | Path | None = None, n_jobs: int = -1,
              chunk_size: int = DEFAULT_CHUNK, keep_rows: int = DEFAULT_KEEP_ROWS,
              progress: bool = False) -> pd.DataFrame:
     """Play ``games`` games and return one row per game and seat.
 
-    ``strategies`` is a built-in strategy name, a strategy object, or one per seat; seat 0
+    ``strategies`` is a built-in strategy name, a strategy object, or one per seat (default:
+    the game's default strategy); seat 0
     starts. ``variant`` defaults to the game's base variant; ``rules`` is a rule-set file
     (default: the published rules).
     """
     g = game_named(game)
+    strategies = strategies or g.default_strategy
     if not isinstance(strategies, list | tuple):
         strategies = [strategies] * players
     chosen = [g.named_strategy(s) if isinstance(s, str) else s for s in strategies]

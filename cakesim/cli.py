@@ -211,6 +211,10 @@ def _options(game, given: list[str]) -> dict[str, str]:
             allowed = ", ".join(f"{o}=VALUE" for o in game.table_options) or "none"
             raise InputError("--option", text, f"not a table option of {game.name}; "
                                                f"allowed: {allowed}")
+        allowed = game.option_choices(game.load_rules(), name)
+        if allowed and value not in allowed:
+            raise InputError("--option", text, f"{value!r} is not allowed; allowed values: "
+                                               f"{', '.join(allowed)}")
         options[name] = value
     return options
 

@@ -121,6 +121,14 @@ def load_experiment(name_or_path: str, games: int | None = None,
     analyses = section_modules(game)
     top.only(["experiment", "strategies", "tables", "ci", "plan", *analyses])
     ci_size = _ci_size(top) if "ci" in top.data else None
+    if game.result_kind is not ResultKind.SEATS:
+        # Both measure a seat's win share, which a team game does not have.
+        asked = [name for name, given in (("plan", "plan" in top.data),
+                                          ("ci.sprt", bool(ci_size and ci_size.sprt)))
+                 if given]
+        if asked:
+            raise top.error(asked[0], f"asks about a seat's win share, but {game.name} is won "
+                                      "or lost by all players together; remove it")
     if ci:
         if ci_size is None:
             raise top.error("ci", "missing; every experiment needs a [ci] section with games "
@@ -144,6 +152,12 @@ def load_experiment(name_or_path: str, games: int | None = None,
     if not tables.tables:
         raise top.error("tables", "every table was skipped: "
                                   + "; ".join(dict.fromkeys(tables.skipped)))
+    labels = [t.label for t in tables.tables]
+    twice = sorted({label for label in labels if labels.count(label) > 1})
+    if twice:
+        # Reports, contrasts and the regression gate name tables by label.
+        raise top.error("tables", f"two tables are labelled {twice[0]!r}; give one entry "
+                                  "a label (label = \"...\")")
     # A section's own runs (e.g. sensitivity) never play more games than a table does.
     sections = {name: module.parse(top.sub(name)).at_most(default_games)
                 for name, module in analyses.items() if name in top.data}

@@ -109,7 +109,7 @@ class Chunk:
     @property
     def games(self) -> int:
         """Number of games in the chunk."""
-        return next(iter(self.game.values())).shape[0]
+        return next(iter((*self.game.values(), *self.seat.values()))).shape[0]
 
 
 class RuleSet(Protocol):
@@ -124,6 +124,20 @@ class RuleSet(Protocol):
         """The same rules with some named values replaced (see ``Game.rule_overrides``)."""
 
 
+class Strategy(Protocol):
+    """What the shared machinery reads of any game's strategy (a frozen dataclass)."""
+
+    name: str
+    """The name experiment files and reports use."""
+
+    def describe(self) -> str:
+        """The strategy in words, for reports and replays."""
+
+    def vectors(self) -> dict[str, np.ndarray]:
+        """Everything the kernel reads of it (codes, parameters), defaults filled in: part
+        of every configuration digest, so a changed default is a changed configuration."""
+
+
 class Section(Protocol):
     """A game-specific or shared analysis an experiment can ask for (``[ladder]``, ...).
 
@@ -131,7 +145,9 @@ class Section(Protocol):
     """
 
     def parse(self, table: Table):
-        """The section's question, read strictly from its experiment-file table."""
+        """The section's question, read strictly from its experiment-file table; the
+        question has ``at_most(games)``, the same question playing no more games than
+        that in runs of its own."""
 
     def analyse(self, experiment, runs: list, question, n_jobs: int = -1) -> dict:
         """Every number of the section, from the experiment's runs (and runs of its own)."""
@@ -182,7 +198,7 @@ class Game(ABC):
     name: ClassVar[str]
     """The name the CLI and experiment files use, e.g. ``piece-o-cake``."""
     title: ClassVar[str]
-    """The name a report shows, e.g. ``Piece o' Cake``."""
+    """The game's name in words, e.g. ``Piece o' Cake`` (in replays and messages)."""
     result_kind: ClassVar[ResultKind]
     win_units: ClassVar[int] = 1
     """Win units a game hands out to its winners (split evenly on a shared first place)."""
@@ -205,7 +221,8 @@ class Game(ABC):
     """Options a table takes beyond players and variant (e.g. Speedtorte's ``level``)."""
     option_defaults: ClassVar[dict[str, str]] = {}
     """The value of every table option when an experiment gives none."""
-    default_players: ClassVar[int] = 4
+    default_players: ClassVar[int]
+    """The player count a replay uses when none is given."""
     default_strategy: ClassVar[str]
     """The built-in strategy a replay seats at every place when none is named."""
     report_columns: ClassVar[tuple[ReportColumn, ...]] = ()
@@ -221,8 +238,8 @@ class Game(ABC):
         """Whether ``variant`` exists at a table of ``players``."""
 
     def option_choices(self, rules: RuleSet, option: str) -> tuple[str, ...]:
-        """The allowed values of a table option."""
-        return ()
+        """The allowed values of a table option (by default, only its default)."""
+        return (self.option_defaults[option],) if option in self.option_defaults else ()
 
     # Tables and seats ------------------------------------------------------------------
     @abstractmethod
@@ -247,14 +264,14 @@ class Game(ABC):
     """The built-in strategies' names (``named_strategy`` knows each)."""
 
     @abstractmethod
-    def parse_strategy(self, name: str, spec: Table):
+    def parse_strategy(self, name: str, spec: Table) -> Strategy:
         """The strategy ``name`` from an experiment file's ``[strategies.NAME]`` table."""
 
     @abstractmethod
-    def named_strategy(self, name: str):
+    def named_strategy(self, name: str) -> Strategy:
         """A built-in strategy by name (exit 2 with the known names otherwise)."""
 
-    def same_play(self, a, b, players: int) -> bool:
+    def same_play(self, a: Strategy, b: Strategy, players: int) -> bool:
         """Whether strategies ``a`` and ``b`` make the same moves at ``players`` players.
 
         Decided from the strategies alone, never from results: by default, when they are

@@ -63,9 +63,8 @@ def resolved_strategy(strategy) -> dict:
     default is then a changed configuration.
     """
     record = canonical(strategy)
-    for name in ("codes", "params"):
-        if hasattr(strategy, name):
-            record[name] = np.asarray(getattr(strategy, name)).tolist()
+    for name, vector in strategy.vectors().items():
+        record[name] = np.asarray(vector).tolist()
     return record
 
 

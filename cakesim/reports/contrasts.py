@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cakesim.engine.errors import InputError
 from cakesim.engine.tables import Table
 from cakesim.stats.intervals import paired_difference
 
@@ -35,7 +36,7 @@ def parse(table: Table) -> ContrastQuestion:
         if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str)
                                                                   for p in pair)):
             raise table.error("pairs", f"{pair!r} is not a pair of table labels")
-    return ContrastQuestion(tuple(tuple(p) for p in pairs), table.int_in("player", 1, 5, 1))
+    return ContrastQuestion(tuple(tuple(p) for p in pairs), table.int_in("player", 1, 99, 1))
 
 
 def _player_deals(run, player: int) -> tuple[np.ndarray, np.ndarray]:
@@ -52,13 +53,18 @@ def analyse(experiment, runs, question: ContrastQuestion, n_jobs: int = -1) -> d
     for a, b in question.pairs:
         for label in (a, b):
             if label not in by_label:
-                raise ValueError(f"contrasts: no table {label!r}; tables: "
-                                 f"{', '.join(by_label)}")
+                raise InputError(str(experiment.path), "contrasts.pairs",
+                                 f"no table {label!r}; tables: {', '.join(by_label)}")
+            if question.player > by_label[label].table.players:
+                raise InputError(str(experiment.path), "contrasts.player",
+                                 f"{question.player} is not allowed; allowed: 1 to "
+                                 f"{by_label[label].table.players} (the players of {label!r})")
         run_a, run_b = by_label[a], by_label[b]
         if (run_a.by_deal is None or run_b.by_deal is None
                 or run_a.by_deal.deals != run_b.by_deal.deals):
-            raise ValueError(f"contrasts: {a!r} and {b!r} need every deal's sums (keep_rows "
-                             "at least the games per table) and equal deal counts")
+            raise InputError(str(experiment.path), "contrasts.pairs",
+                             f"{a!r} and {b!r} need every deal's sums (keep_rows at least the "
+                             "games per table) and equal deal counts")
         total_a, units_a = _player_deals(run_a, question.player - 1)
         total_b, units_b = _player_deals(run_b, question.player - 1)
         found.append({"table": a, "against": b, "player": question.player,

@@ -137,9 +137,9 @@ def markdown(data: dict, plot: str) -> list[str]:
                                                 for s in data["skipped_tables"]) + ".", ""]
     lines += ["### Head to head", "",
               "The row strategy's share of the games against the column strategy (a shared "
-              "first place split). 95 % intervals by deal: the games of one deal share the "
-              f"cards, so each of the {data['deals']:,} deals counts once (Wilson's interval "
-              "at the effective sample size of the per-deal win shares).", "",
+              "first place split). 95 % intervals by deal: the games of one deal share its "
+              f"chance draws, so each of the {data['deals']:,} deals counts once (Wilson's "
+              "interval at the effective sample size of the per-deal win shares).", "",
               "| | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
     for i, name in enumerate(names):
         cells = ["—" if e is None else _percent(e) for e in data["win_matrix"][i]]

@@ -210,10 +210,10 @@ def _markdown(game: Game, summary: dict, plot: str, sections: list[str]) -> str:
             *sections, "## Every table", ""]
     if game.result_kind is ResultKind.TEAM:
         lines += ([] if sections else [summary["headline"], ""]) + [
-            f"![win rate]({plot})", "", *team.markdown(summary, game.report_columns),
-            *game.items_markdown(summary)]
+            f"![win rate]({plot})", "", *team.markdown(summary, game.report_columns)]
     else:
         lines += _competitive(summary, plot)
+    lines += game.items_markdown(summary)
     if summary["skipped"]:
         lines += ["## Not run", ""] + [f"- {s}" for s in dict.fromkeys(summary["skipped"])]
         lines.append("")
@@ -248,9 +248,9 @@ def _competitive(summary: dict, plot: str) -> list[str]:
               f"±{margin:g} pp* when the whole interval lies inside it (two one-sided "
               "tests); *below (above) fair* when it excludes fair but a gap smaller than the "
               "margin is not ruled out; otherwise *inconclusive*, with the games the "
-              "planner estimates it needs. Control tables (random play) show the seat effects "
-              "the rules alone give players who do not try; they are not the answer for "
-              "players who do.", "",
+              "planner estimates it needs. Control tables (marked so in the experiment, such "
+              "as random play) show the seat effects the rules alone give players who do not "
+              "try; they are not the answer for players who do.", "",
               "Win shares split a shared first place evenly. Intervals in the tables are 95 % "
               "and computed by deal (on duplicate deals the P rotations of a deal are one "
               "sample). Win shares: Wilson where every outcome is a whole win or loss on "

@@ -34,8 +34,11 @@ def seat_summary(run: TableRun) -> list[dict]:
             entry[f"mean_{metric}"] = by_deal(
                 float(t.seat_sum[metric][seat]), float(t.seat_sq[metric][seat]), t.deals,
                 t.games_per_deal).as_dict()
-        entry["lead_total"] = _lead(t, "total", seat, 1.0).as_dict()
-        entry["lead_win_share"] = _lead(t, "win_units", seat, 1.0 / game.win_units).as_dict()
+        if t.players > 1:
+            # A lead is over the other seats; alone at the table there are none.
+            entry["lead_total"] = _lead(t, "total", seat, 1.0).as_dict()
+            entry["lead_win_share"] = _lead(t, "win_units", seat,
+                                            1.0 / game.win_units).as_dict()
         seats.append(entry)
     return seats
 

@@ -195,7 +195,7 @@ def read_baseline(path: Path) -> Baseline:
         raise InputError(str(path), "", f"not valid JSON: {error}") from None
     except (OSError, ValueError) as error:
         raise InputError(str(path.with_suffix(".npz")), "", f"unreadable: {error}") from None
-    if "tables" not in record:
+    if "tables" not in record or "item_ratios" not in record:
         raise InputError(str(path), "tables", "a baseline of an older cakesim; run "
                                               "`make baseline` and commit it")
     return Baseline(record, arrays)

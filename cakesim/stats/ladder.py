@@ -5,7 +5,7 @@ strategies are both on the ladder (``round_robin`` tables, on duplicate deals so
 strategy sits in each seat). A shared first place counts half a win to each.
 
 **Identical strategies.** Two strategies that make the same moves at two players (the
-game decides, from the strategies alone: ``CompetitiveGame.same_play``) are one strategy
+game decides, from the strategies alone: ``Game.same_play``) are one strategy
 under two names. The later name is merged into the earlier: its tables repeat the
 earlier one's pairings on the same deals and are left out, and the report says so. So
 is any later table of a pairing already read: every table of an experiment plays the

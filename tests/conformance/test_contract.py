@@ -19,6 +19,9 @@ def test_describes_itself(game):
     assert game.variants and game.strategy_names and game.win_units >= 1
     assert game.default_strategy in game.strategy_names
     assert set(game.option_defaults) <= set(game.table_options)
+    rules = game.load_rules()
+    for option, default in game.option_defaults.items():
+        assert default in game.option_choices(rules, option)
     if game.result_kind is ResultKind.SEATS:
         assert game.seat_metrics[0] == "total"
     else:

@@ -87,6 +87,10 @@ class Strategy:
         given = dict(self.weights)
         return np.array([given.get(k, d) for k, (d, _, _) in PARAMETERS.items()])
 
+    def vectors(self) -> dict[str, np.ndarray]:
+        """What the kernel reads of this strategy: its codes and its parameter vector."""
+        return {"codes": self.codes, "params": self.params}
+
     def describe(self) -> str:
         """One line: chooser, cutter and weights."""
         if self.chooser == "random" and self.cutter == "random":

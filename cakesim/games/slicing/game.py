@@ -20,6 +20,7 @@ class SlicingGame(Game):
     round_name: ClassVar[tuple[str, str]] = ("round", "rounds")
     """What a seat takes charge of in turn, singular and plural (``cake``, ``cakes``)."""
     round_verb: ClassVar[str] = "leads"
+    default_players = 4
     default_strategy = "greedy"
     bench_strategies: ClassVar[tuple[str, ...]] = ("greedy-balanced", "greedy", "random")
 

@@ -163,14 +163,15 @@ class Speedtorte(Game):
 
     def replay(self, rules: RuleSet, seed: int, index: int, players: int | None = None,
                variant: str | None = None, strategy: str | None = None,
-               level: str = "Lehrling", **options: str) -> str:
+               level: str = "Lehrling", profile: str = "adult", **options: str) -> str:
         """The reference engine's move log of game ``index`` of ``seed``, as text."""
         players, variant = players or self.default_players, variant or "signals"
         if variant not in VARIANTS:
             raise InputError("--variant", "variant", f"{variant!r} is not allowed; allowed "
                                                      f"values: {', '.join(VARIANTS)}")
         baker = named_strategy(strategy or self.default_strategy)
-        table = self.table(rules, players, [baker] * players, variant, level=level)
+        table = self.table(rules, players, [baker] * players, variant, level=level,
+                           profile=profile)
         engine = RealTimeGame if variant == "eilauftrag" else TurnGame
         game = engine(table.rules, list(table.strategies), seed, index)
         result = game.play()

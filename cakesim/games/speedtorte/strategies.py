@@ -77,6 +77,10 @@ class Baker:
         return np.array([CHOOSERS[self.chooser],
                          *(given.get(k, d) for k, (d, _, _) in PARAMETERS.items())])
 
+    def vectors(self) -> dict[str, np.ndarray]:
+        """What the kernel reads of this baker: its parameter vector."""
+        return {"params": self.params}
+
     def describe(self) -> str:
         """One line: chooser and weights."""
         if self.chooser == "random":

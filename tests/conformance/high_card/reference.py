@@ -15,6 +15,10 @@ class Strategy:
     name: str
     threshold: int = 0
 
+    def vectors(self) -> dict[str, np.ndarray]:
+        """What the kernel reads of this strategy."""
+        return {"threshold": np.array([self.threshold])}
+
     def describe(self) -> str:
         """The strategy in words."""
         return f"throws away cards below {self.threshold}" if self.threshold else "keeps"
