@@ -195,14 +195,14 @@ def _reports(args) -> int:
 
 def _replay(args) -> int:
     game = game_named(args.game)
-    options = _options(game, args.option)
     rules = game.load_rules(args.rules)
+    options = _options(game, rules, args.option)
     print(game.replay(rules, args.seed, args.index, players_in_range(args.players, rules),
                       args.variant, args.strategy, **options))
     return 0
 
 
-def _options(game, given: list[str]) -> dict[str, str]:
+def _options(game, rules, given: list[str]) -> dict[str, str]:
     """``--option NAME=VALUE`` flags as a dict, each name one of the game's table options."""
     options = {}
     for text in given:
@@ -211,7 +211,7 @@ def _options(game, given: list[str]) -> dict[str, str]:
             allowed = ", ".join(f"{o}=VALUE" for o in game.table_options) or "none"
             raise InputError("--option", text, f"not a table option of {game.name}; "
                                                f"allowed: {allowed}")
-        allowed = game.option_choices(game.load_rules(), name)
+        allowed = game.option_choices(rules, name)
         if allowed and value not in allowed:
             raise InputError("--option", text, f"{value!r} is not allowed; allowed values: "
                                                f"{', '.join(allowed)}")

@@ -106,4 +106,4 @@ def test_replay_rejects_an_unknown_level(capsys):
     assert main(["replay", "speedtorte", "--seed", "1", "--game", "0",
                  "--option", "level=Bäcker"]) == 2
     err = capsys.readouterr().err
-    assert "levels.toml: level: 'Bäcker' is not a level; levels: Lehrling" in err
+    assert "--option: level=Bäcker: 'Bäcker' is not allowed; allowed values: Lehrling" in err
