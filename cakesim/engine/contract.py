@@ -289,14 +289,16 @@ class Game(ABC):
         """Every metric of one game, from the reference engine.
 
         The keys are the kernel's ``Chunk`` keys at ``table``: a per-seat metric is a tuple
-        with one value per seat, a per-game metric one number. Parity is
+        with one value per seat, a per-game metric one number, a per-item metric a tuple
+        with one value per item. Parity is
         ``reference_outcome == kernel_outcome`` for every game.
         """
 
     def kernel_outcome(self, chunk: Chunk, game: int) -> dict:
         """The same metrics of game ``game`` of a kernel chunk."""
         return ({m: tuple(int(x) for x in v[game]) for m, v in chunk.seat.items()}
-                | {m: int(v[game]) for m, v in chunk.game.items()})
+                | {m: int(v[game]) for m, v in chunk.game.items()}
+                | {m: tuple(int(x) for x in v[game]) for m, v in chunk.item.items()})
 
     bench_target: ClassVar[BenchTarget | None] = None
     """The speed target of the game's benchmark tables, if it has one."""

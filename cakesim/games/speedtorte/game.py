@@ -17,7 +17,7 @@ from cakesim.engine.errors import InputError
 from cakesim.games.speedtorte import cli, kernel, report
 from cakesim.games.speedtorte.pieces import PIECE_TYPES
 from cakesim.games.speedtorte.reference import Game as TurnGame
-from cakesim.games.speedtorte.reference import RealTimeGame, outcome, play_any
+from cakesim.games.speedtorte.reference import RealTimeGame, card_outcome, outcome, play_any
 from cakesim.games.speedtorte.replay import format_replay
 from cakesim.games.speedtorte.rules import MODES, RuleSet, load_rules
 from cakesim.games.speedtorte.strategies import (
@@ -155,11 +155,11 @@ class Speedtorte(Game):
         return turns + real_time
 
     def reference_outcome(self, table: TableSpec, seed: int, index: int) -> dict:
-        """Every per-game metric the table reports, from the reference engine."""
-        found = dict(zip(self.game_metrics, outcome(play_any(table.rules,
-                                                             list(table.strategies), seed,
-                                                             index)), strict=True))
-        return {m: found[m] for m in self.game_metrics_of(table)}
+        """Every per-game and per-card metric the table reports, from the reference engine."""
+        result = play_any(table.rules, list(table.strategies), seed, index)
+        found = dict(zip(self.game_metrics, outcome(result), strict=True))
+        return ({m: found[m] for m in self.game_metrics_of(table)}
+                | card_outcome(result, len(self.item_names(table))))
 
     def replay(self, rules: RuleSet, seed: int, index: int, players: int | None = None,
                variant: str | None = None, strategy: str | None = None,

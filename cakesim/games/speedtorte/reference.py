@@ -380,3 +380,29 @@ def outcome(result: Result) -> tuple:
     return (int(result.ending == 0), result.score, result.moves, result.fulfilled,
             int(result.ending == 1), int(result.ending == 2), result.supply_left,
             result.rushes_missed, int(np.round(result.seconds * 1000.0)), len(result.rejected))
+
+
+def card_outcome(result: Result, cards: int) -> dict[str, tuple[int, ...]]:
+    """The kernel's per-card metrics (``Speedtorte.item_metrics``) of a result.
+
+    Replayed from the log: a card is shown when it is on display at setup or refills a
+    slot; a fulfilment adds its wait; a lost game counts the cards left on display.
+    """
+    shown, fulfilled, wait, at_loss = ([0] * cards for _ in range(4))
+    display = list(result.setup["display"])
+    for card in display:
+        if card >= 0:
+            shown[card] += 1
+    for move in result.log:
+        for f in move.fulfilled:
+            fulfilled[f.card] += 1
+            wait[f.card] += f.waited
+            display[f.slot] = -1 if f.refill is None else f.refill
+            if f.refill is not None:
+                shown[f.refill] += 1
+    if result.ending != 0:
+        for card in display:
+            if card >= 0:
+                at_loss[card] += 1
+    return {"shown": tuple(shown), "fulfilled": tuple(fulfilled), "wait": tuple(wait),
+            "at_loss": tuple(at_loss)}
