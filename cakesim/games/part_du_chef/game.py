@@ -6,7 +6,7 @@ import numpy as np
 
 from cakesim.engine.contract import Chunk, TableSpec
 from cakesim.games.part_du_chef import kernel
-from cakesim.games.part_du_chef.reference import play_game
+from cakesim.games.part_du_chef.reference import dealt_order, play_game
 from cakesim.games.part_du_chef.replay import end_position, format_replay, score_file
 from cakesim.games.part_du_chef.rules import (
     PEPPER_ASSIGNMENTS,
@@ -81,13 +81,7 @@ class PartDuChef(SlicingGame):
 
     def dealt(self, table: TableSpec, seed: int, deal: int) -> np.ndarray:
         """The slices of every pizza, one pizza after another."""
-        r = table.rules.rules
-        n = r.slices_per_pizza
-        order = np.empty(r.pizzas * n, dtype=np.int16)
-        pool = np.empty(len(r.slice_category) - r.count_of(r.burnt), dtype=np.int16)
-        kernel.deal_pizzas(np.uint64(seed), deal, kernel.table_rules(table.rules),
-                           np.zeros(2, np.uint64), order, pool)
-        return order
+        return dealt_order(table.rules, seed, deal)
 
     def deal_groups(self, table: TableSpec) -> list[np.ndarray]:
         """Each pizza's places: pizza k always gets burnt slice k (RULES.md s2 "Deal")."""

@@ -313,14 +313,21 @@ def score_sheet(rules: RuleSet, kept: list[list[int]], received: list[int],
                       split_win_units(total))
 
 
+def dealt_order(rules: TableRules, seed: int, deal: int) -> np.ndarray:
+    """Deal ``deal`` of ``seed`` as slice numbers, pizza after pizza (the kernel's function)."""
+    r = rules.rules
+    order = np.empty(r.pizzas * r.slices_per_pizza, dtype=np.int16)
+    pool = np.empty(len(r.slice_category) - r.count_of(r.burnt), dtype=np.int16)
+    deal_pizzas(seed, deal, table_rules(rules), np.zeros(2, np.uint64), order, pool)
+    return order
+
+
 def deal_game(rules: TableRules, seed: int, deal: int) -> list[list[Slice]]:
     """The pizzas of deal ``deal`` of ``seed``, dealt by the kernel's own function."""
     r = rules.rules
     n = r.slices_per_pizza
-    order = np.empty(r.pizzas * n, dtype=np.int16)
-    pool = np.empty(len(r.slice_category) - r.count_of(r.burnt), dtype=np.int16)
-    deal_pizzas(seed, deal, table_rules(rules), np.zeros(2, np.uint64), order, pool)
-    pieces = [Slice(r.slice_category[s], r.slice_olives[s], r.slice_finisher[s]) for s in order]
+    pieces = [Slice(r.slice_category[s], r.slice_olives[s], r.slice_finisher[s])
+              for s in dealt_order(rules, seed, deal)]
     return [pieces[p * n:(p + 1) * n] for p in range(r.pizzas)]
 
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from cakesim.engine.contract import BenchTarget, Chunk, TableSpec
 from cakesim.games.piece_o_cake import kernel
-from cakesim.games.piece_o_cake.reference import play_game
+from cakesim.games.piece_o_cake.reference import dealt_order, play_game
 from cakesim.games.piece_o_cake.replay import end_position, format_replay, score_file
 from cakesim.games.piece_o_cake.rules import RuleSet, load_rules
 from cakesim.games.piece_o_cake.strategies import (
@@ -74,9 +74,7 @@ class PieceOCake(SlicingGame):
 
     def dealt(self, table: TableSpec, seed: int, deal: int) -> np.ndarray:
         """The slices in stack order (cakes one after another, then the set-aside ones)."""
-        order = np.empty(table.rules.arrays["slice_kind"].shape[0], dtype=np.int16)
-        kernel.deal_order(np.uint64(seed), deal, np.zeros(2, dtype=np.uint64), order)
-        return order
+        return dealt_order(table.rules, seed, deal)
 
     def rounds(self, table: TableSpec) -> int:
         """Five cakes (the rule set's count)."""

@@ -313,12 +313,17 @@ def score_sheet(collected: list[list[int]], cream: list[int], majority_value,
     return majority, total, split_win_units(total)
 
 
+def dealt_order(rules: TableRules, seed: int, deal: int) -> np.ndarray:
+    """Deal ``deal`` of ``seed`` as slice numbers in stack order (the kernel's function)."""
+    order = np.empty(len(rules.rules.slice_kind), dtype=np.int16)
+    deal_order(seed, deal, np.zeros(2, dtype=np.uint64), order)
+    return order
+
+
 def deal_game(rules: TableRules, seed: int, deal: int) -> Deal:
     """The deal ``deal`` of ``seed``: the same function of (seed, deal) the kernel uses."""
     r = rules.rules
-    order = np.empty(len(r.slice_kind), dtype=np.int16)
-    deal_order(seed, deal, np.zeros(2, dtype=np.uint64), order)
-    pieces = [Slice(r.slice_kind[s], r.slice_cream[s]) for s in order]
+    pieces = [Slice(r.slice_kind[s], r.slice_cream[s]) for s in dealt_order(rules, seed, deal)]
     n = r.slices_per_cake
     return Deal([pieces[c * n:(c + 1) * n] for c in range(r.cakes)], pieces[r.cakes * n:])
 
