@@ -1,17 +1,21 @@
 """The Python API the CLI and notebooks share."""
 
+import json
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
 
+from cakesim.engine.arguments import players_in_range
 from cakesim.engine.cache import ChunkCache, default_cache_dir
 from cakesim.engine.errors import InputError
+from cakesim.engine.fingerprint import code_version, file_digests
 from cakesim.engine.project import experiments_dir, reports_dir, shown_path
 from cakesim.engine.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS, TableRun, backend, run_table
 from cakesim.experiment import Experiment, experiment_paths, load_experiment
 from cakesim.games import game_named
+from cakesim.reports.exploitability import write_exploitability
 from cakesim.reports.report import write_index, write_report
 from cakesim.stats.baseline import (
     Baseline,
@@ -24,6 +28,10 @@ from cakesim.stats.baseline import (
 )
 from cakesim.stats.planner import Question, plan_tables
 from cakesim.stats.sprt import SprtClaim, SprtResult, sequential_test
+from cakesim.tuning import search
+from cakesim.tuning.arena import Arena
+from cakesim.tuning.exploit import best_response
+from cakesim.tuning.record import tuned_population, write_tuned
 
 
 @dataclass
@@ -62,7 +70,8 @@ def simulate(game: str, players: int, strategies=None, games: int = 10_000,
     strategies = strategies or g.default_strategy
     if not isinstance(strategies, list | tuple):
         strategies = [strategies] * players
-    chosen = [g.named_strategy(s) if isinstance(s, str) else s for s in strategies]
+    chosen = [g.named_strategy(s, players, variant) if isinstance(s, str) else s
+              for s in strategies]
     table = g.table(g.load_rules(rules), players, chosen, variant, duplicate)
     return run_table(table, games, seed, n_jobs, chunk_size, keep_rows, progress).rows
 
@@ -190,3 +199,81 @@ def _cache(cache: bool | str | Path) -> ChunkCache | None:
         return None
     return ChunkCache(default_cache_dir() if cache is True else cache)
 
+
+
+def tune(game: str, players: int | None = None, variant: str | None = None,
+         budget: int = 3000, rounds: int = 6, games: int = 4000, confirm: int = 20_000,
+         seed: int = 20261201, n_jobs: int = -1, progress: bool = False,
+         cache: bool | str | Path = True, out: str | Path | None = None):
+    """Tune ``game``'s strategy by self-play at ``players``; write it; ``(path, outcome)``.
+
+    An interrupted tuning restarted with the same arguments continues from its last
+    checkpoint (in the cache folder) and ends with the same strategy.
+    """
+    g = game_named(game)
+    rules = g.load_rules()
+    players = players_in_range(players, rules) or g.default_players
+    variant = variant or g.variants[0]
+    arena = Arena(g, rules, players, variant)
+    store = _cache_root(cache)
+    plan = search.Budget(evaluations=budget, rounds=rounds, games=games, confirm=confirm)
+    outcome = search.tune(arena, plan, seed, n_jobs,
+                         progress, store)
+    path = Path(out) if out is not None else g.tuned_path(players, variant)
+    command = (f"cakesim tune {game} --players {players} --variant {variant} --budget "
+               f"{budget} --rounds {rounds} --games {games} --confirm {confirm} "
+               f"--seed {seed}")
+    write_tuned(g, outcome, path, command)
+    return path, outcome
+
+
+def exploit(game: str, strategies: list[str], players: list[int], budget: int = 200,
+            games: int = 4000, confirm: int = 20_000, seed: int = 20261201,
+            n_jobs: int = -1, progress: bool = False, cache: bool | str | Path = True,
+            report: str | Path | None = None):
+    """Best responses to each named strategy at each player count: ``(results, report)``.
+
+    With ``report`` (a folder) the results are kept in ``report/GAME.json`` and the
+    folder's ``report.md`` is rewritten from every game's file there.
+    """
+    g = game_named(game)
+    rules = g.load_rules()
+    plan = search.Budget(evaluations=budget, rounds=1, games=games, confirm=confirm)
+    folder = Path(report) if report is not None else None
+    command = (f"cakesim exploit {game} --strategy {' '.join(strategies)} --players "
+               f"{' '.join(map(str, players))} --budget {budget} --games {games} "
+               f"--confirm {confirm} --seed {seed}"
+               + (f" --report {shown_path(folder)}" if folder is not None else ""))
+    results = []
+    for count in players:
+        arena = Arena(g, rules, players_in_range(count, rules), g.variants[0])
+        targets = [g.named_strategy(name, count) for name in strategies]
+        # Every named strategy, and the strong players the tuning met, start the search.
+        starts = ({n: g.named_strategy(n, count) for n in g.strategy_names}
+                  | tuned_population(g, count, g.variants[0]))
+        for target in targets:
+            results.append(best_response(arena, target, starts, plan, seed, n_jobs,
+                                         progress, _cache_root(cache)))
+    written = None
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{g.name}.json"
+        kept = json.loads(path.read_text())["results"] if path.exists() else []
+        new = [r.as_dict() | {"command": command, "cakesim": code_version()}
+               for r in results]
+        fresh = {(r["target"], r["players"]) for r in new}
+        rows = [r for r in kept if (r["target"], r["players"]) not in fresh] + new
+        rows.sort(key=lambda r: (g.strategy_names.index(r["target"]), r["players"]))
+        path.write_text(json.dumps({
+            "title": g.title,
+            "rules_digest": next(iter(file_digests([rules]).values())), "results": rows},
+            indent=1) + "\n")
+        written = write_exploitability(folder)
+    return results, written
+
+
+def _cache_root(cache: bool | str | Path) -> Path | None:
+    """The cache folder for checkpoints: ``True`` the default one, ``False`` none."""
+    if cache is False:
+        return None
+    return default_cache_dir() if cache is True else Path(cache)

@@ -16,8 +16,9 @@ tables (``Game.bench_tables``, chosen by the game; ``--game NAME`` benches one g
   the kernel's outcome of every one of them (``Game.kernel_outcome``) equals the
   reference's (``Game.reference_outcome``): the mismatch count must be 0.
 
-A game may set a speed target for one strategy's tables (``Game.bench_target``: games/s
-per core and the kernel/reference ratio); those rows say PASS or MISS, the others are
+A game may set speed targets for some strategies' tables (``Game.bench_targets``: games/s
+per core and the kernel/reference ratio, perhaps at one player count); those rows say
+PASS or MISS, the others are
 reported for information. ``--quick`` is a smoke
 test with few games. The exit status is 1 if any kernel/reference mismatch is found, else 0.
 """
@@ -88,10 +89,9 @@ class Row:
         return "PASS" if not missed else f"MISS ({', '.join(missed)})"
 
 
-def _target(game, strategy: str) -> BenchTarget | None:
-    """The game's speed target when it is set for ``strategy``."""
-    target = game.bench_target
-    return target if target is not None and target.strategy == strategy else None
+def _target(game, strategy: str, players: int) -> BenchTarget | None:
+    """The game's speed target for ``strategy``'s table at ``players``, if it sets one."""
+    return next((t for t in game.bench_targets if t.covers(strategy, players)), None)
 
 
 def time_kernel(game, table: TableSpec, seed: int, games: int) -> float:
@@ -155,7 +155,8 @@ def measure(benched: list[tuple], settings: Settings) -> list[Row]:
         print(f"  timed round {round_number + 1} of {settings.repeats}", file=sys.stderr,
               flush=True)
     return [Row(game.name, strategy, table.players, n, max(r), statistics.median(r),
-                r_games, r_rate, same_rate, mismatches, _target(game, strategy))
+                r_games, r_rate, same_rate, mismatches,
+                _target(game, strategy, table.players))
             for (game, strategy, table), n, r, (r_games, r_rate, mismatches, same_rate)
             in zip(benched, games, rates, checked, strict=True)]
 
@@ -222,10 +223,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{' (quick)' if args.quick else ''}")
     games = [game_named(name) for name in args.games or GAMES]
     for game in games:
-        if game.bench_target is not None:
-            target = game.bench_target
-            print(f"targets ({game.name} {target.strategy} rows): >= {target.rate:,.0f} "
-                  f"games/s per core and >= {target.ratio:,.0f}x the reference engine")
+        for target in game.bench_targets:
+            print(f"target ({game.name} {target.describe()})")
     print()
     started = time.perf_counter()
     benched = [(game, strategy, table) for game in games

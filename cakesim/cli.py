@@ -90,6 +90,38 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--n-jobs", type=jobs, default=-1)
         command.set_defaults(handler=handler)
 
+    tune = commands.add_parser("tune", help="tune a strategy's weights by self-play and "
+                                            "write it as the game's tuned strategy")
+    exploit = commands.add_parser("exploit", help="how much a best response wins against a "
+                                                  "strategy at every other seat")
+    for command in (tune, exploit):
+        command.add_argument("game", choices=[g.name for g in all_games() if g.tuning_base])
+        command.add_argument("--players", type=int, nargs="+", required=command is exploit,
+                             help="player count(s)")
+        command.add_argument("--budget", type=positive,
+                             help="candidates measured in all (tune: 3000, exploit: 200)")
+        command.add_argument("--games", type=positive, default=4000,
+                             help="games per candidate measurement (default %(default)s)")
+        command.add_argument("--confirm", type=positive, default=20_000,
+                             help="games of the closing run on new deals (default "
+                                  "%(default)s)")
+        command.add_argument("--seed", type=natural, default=20261201)
+        command.add_argument("--n-jobs", type=jobs, default=-1)
+        command.add_argument("--quiet", action="store_true", help="no progress bar")
+        command.add_argument("--no-cache", action="store_true",
+                             help="start afresh instead of from an interrupted run's checkpoint")
+    tune.add_argument("--variant", help="default: the game's base variant")
+    tune.add_argument("--rounds", type=positive, default=6,
+                      help="champion and exploiter searches (default %(default)s)")
+    tune.add_argument("--out", help="TOML file to write (default: the game's tuned strategy "
+                                    "file, GAME/tuned/Pp-VARIANT.toml)")
+    tune.set_defaults(handler=_tune, budget=3000)
+    exploit.add_argument("--strategy", nargs="+", required=True,
+                         help="named strategies to exploit (each at every other seat)")
+    exploit.add_argument("--report", help="a folder: add the results to it and rewrite its "
+                                          "report.md (e.g. reports/exploitability)")
+    exploit.set_defaults(handler=_exploit, budget=200)
+
     for game in all_games():
         game.add_commands(commands)
 
@@ -190,6 +222,39 @@ def _reports(args) -> int:
     from cakesim.api import write_reports_index
 
     print(f"wrote {write_reports_index()}")
+    return 0
+
+
+def _tune(args) -> int:
+    from cakesim.api import tune
+
+    for players in args.players or [None]:
+        path, outcome = tune(args.game, players, args.variant, args.budget, args.rounds,
+                             args.games, args.confirm, args.seed, args.n_jobs,
+                             not args.quiet, not args.no_cache, args.out)
+        fair = outcome.fair
+        for member, against, alone in zip(outcome.population, outcome.against,
+                                          outcome.alone, strict=True):
+            print(f"{member.name} alone against tuned: {100 * against.value:.1f} % "
+                  f"({100 * (against.value - fair):+.1f} pp over fair); tuned alone "
+                  f"against it: {100 * alone.value:.1f} %")
+        print(f"wrote {path}")
+    return 0
+
+
+def _exploit(args) -> int:
+    from cakesim.api import exploit
+
+    results, report = exploit(args.game, args.strategy, args.players, args.budget,
+                              args.games, args.confirm, args.seed, args.n_jobs,
+                              not args.quiet, not args.no_cache, args.report)
+    for r in results:
+        gain = r.gain
+        print(f"{r.target} at {r.players}P: best response ({r.response_from}) wins "
+              f"{100 * r.share.value:.1f} %, {100 * gain.value:+.1f} pp over fair "
+              f"[{100 * gain.low:+.1f}, {100 * gain.high:+.1f}]")
+    if report is not None:
+        print(f"wrote {report}")
     return 0
 
 

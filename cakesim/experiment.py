@@ -3,12 +3,15 @@
 An experiment names a game, a seed, a game count per table, named strategies and a list
 of tables. A table entry may give lists for ``players`` and ``variant``; it expands into
 every combination, skipping variants the rule set does not define for a player count
-(the report says which). Unknown keys, wrong types and impossible rule sets are errors
-naming the file and the key.
+(the report says which). Its strategies are ``seats`` (one strategy at every seat, or
+one per seat), ``round_robin`` (every group of different strategies) or ``against_field``
+(each strategy alone against a field of every other): the last two are the tables of a
+strategy ladder. Unknown keys, wrong types and impossible rule sets are errors naming
+the file and the key.
 """
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from cakesim.engine.contract import Game, ResultKind, RuleSet, Section, TableSpec
@@ -190,13 +193,52 @@ def _rules(game: Game, head: Table, path: Path) -> RuleSet:
     return rules.with_overrides(**given) if game.rule_overrides else rules
 
 
+@dataclass(frozen=True)
+class Builtin:
+    """A ``[strategies.NAME]`` table that names a built-in strategy (``builtin = "..."``),
+    perhaps with some of its codes or weights changed (``finisher_bias = 1000.0``).
+
+    Resolved per table, since some built-ins depend on the player count (``tuned``).
+    """
+
+    name: str
+    builtin: str
+    spec: Table
+
+    def at(self, game: Game, players: int, variant: str):
+        """The built-in strategy at ``players`` and ``variant``, under the experiment's name."""
+        try:
+            strategy = game.named_strategy(self.builtin, players, variant)
+        except InputError as error:
+            raise self.spec.error("builtin", error.message) from None
+        changed = {k: v for k, v in self.spec.data.items() if k != "builtin"}
+        if not changed:
+            return replace(strategy, name=self.name)
+        # The built-in's own table with the changes, read by the game's strict parser.
+        merged = Table(game.strategy_table(strategy) | changed, self.spec.source,
+                       self.spec.where)
+        return game.parse_strategy(self.name, merged)
+
+
 def _strategies(game: Game, top: Table) -> dict:
-    """Every ``[strategies.NAME]`` table, parsed by the game."""
+    """Every ``[strategies.NAME]`` table: parsed by the game, or a ``Builtin``."""
     spec = top.sub("strategies")
-    strategies = {name: game.parse_strategy(name, spec.sub(name)) for name in spec.data}
+    strategies = {}
+    for name in spec.data:
+        table = spec.sub(name)
+        if "builtin" in table.data:
+            strategies[name] = Builtin(name, table.get("builtin", str, ...,
+                                                       game.strategy_names), table)
+        else:
+            strategies[name] = game.parse_strategy(name, table)
     if not strategies:
         raise top.error("strategies", "define at least one strategy")
     return strategies
+
+
+def _at(game: Game, strategy, players: int, variant: str):
+    """A strategy of the experiment as it plays at ``players`` players and ``variant``."""
+    return strategy.at(game, players, variant) if isinstance(strategy, Builtin) else strategy
 
 
 @dataclass
@@ -211,8 +253,8 @@ class _Tables:
     def expand(self, game: Game, rules: RuleSet, strategies: dict, spec: Table,
                games: int, override: int | None) -> None:
         """Add every combination of one entry's players, variants and options."""
-        spec.only(["label", "players", "variant", "seats", "round_robin", "duplicate",
-                   "games", "control", *game.table_options])
+        spec.only(["label", "players", "variant", "seats", "round_robin", "against_field",
+                   "duplicate", "games", "control", *game.table_options])
         control = spec.get("control", bool, False)
         player_counts = _one_or_many(spec, "players", int)
         for count in player_counts:
@@ -224,17 +266,23 @@ class _Tables:
             if variant not in game.variants:
                 raise spec.error("variant", f"{variant!r} is not allowed; allowed values: "
                                             f"{', '.join(game.variants)}")
-        robin = spec.get("round_robin", list, None)
-        if (robin is None) == ("seats" not in spec.data):
-            raise spec.error("seats", "give seats (one strategy or one per seat) or "
-                                      "round_robin (strategies to meet every other)")
-        seats = _one_or_many(spec, "round_robin" if robin else "seats", str)
-        if robin is not None and len(set(robin)) < 2:
-            raise spec.error("round_robin", "name at least two different strategies")
+        given = [key for key in ("seats", "round_robin", "against_field") if key in spec.data]
+        if not given:
+            raise spec.error("seats", "give seats (one strategy or one per seat), round_robin "
+                                      "(strategies to meet every other) or against_field "
+                                      "(strategies to play alone against a field of every other)")
+        if len(given) > 1:
+            raise spec.error(given[-1], f"give only one of {', '.join(given)}")
+        key = given[0]
+        if key != "seats":
+            spec.get(key, list)
+        seats = _one_or_many(spec, key, str)
+        if key != "seats" and len(set(seats)) < 2:
+            raise spec.error(key, "name at least two different strategies")
         for seat in seats:
             if seat not in strategies:
-                raise spec.error("seats", f"unknown strategy {seat!r}; defined: "
-                                          f"{', '.join(strategies)}")
+                raise spec.error(key, f"unknown strategy {seat!r}; defined: "
+                                      f"{', '.join(strategies)}")
         options, shown = _options(game, rules, spec)
         duplicate = spec.get("duplicate", bool, False)
         # A --games (or [ci]) override beats an entry's own count, which beats the file's.
@@ -246,10 +294,12 @@ class _Tables:
                 continue
             named = [v for v, show in zip(chosen, shown, strict=True) if show]
             prefix = " ".join([*named, f"{players}P {variant}"])
-            for seating, suffix in _seatings(spec, seats, robin, players):
+            for seating, suffix in _seatings(spec, key, seats, players):
                 self.tables.append(game.table(
-                    rules, players, [strategies[name] for name in seating], variant,
-                    duplicate, f"{prefix} {suffix}", **dict(zip(options, chosen, strict=True))))
+                    rules, players,
+                    [_at(game, strategies[name], players, variant) for name in seating],
+                    variant, duplicate, f"{prefix} {suffix}",
+                    **dict(zip(options, chosen, strict=True))))
                 self.games.append(count_here)
                 if control:
                     self.controls.append(self.tables[-1].label)
@@ -272,19 +322,27 @@ def _options(game: Game, rules: RuleSet, spec: Table) -> tuple[dict[str, list], 
     return values, shown
 
 
-def _seatings(spec: Table, seats: list[str], robin: list | None,
+def _seatings(spec: Table, key: str, seats: list[str],
               players: int) -> list[tuple[list[str], str]]:
-    """Every seating a table entry asks for, with its label suffix.
+    """Every seating a table entry asks for (by its key ``key``), with its label suffix.
 
     ``seats``: one strategy everywhere or one per seat. ``round_robin``: every group of
     ``players`` different strategies meets once (play it on duplicate deals so each sits
-    in every seat), labelled ``A vs B``.
+    in every seat), labelled ``A vs B``. ``against_field``: every strategy A plays alone
+    (as player 1) against ``players - 1`` copies of every other strategy B, labelled ``A vs
+    field of B``: k (k - 1) tables of k strategies, for a strategy ladder at any player
+    count (play it on duplicate deals so the lone strategy sits once in every seat). At two
+    players the field of B is B alone and "A vs field of B" is "B vs field of A" too:
+    ``against_field`` gives the ``round_robin`` tables there, with their labels, so one entry
+    can list several player counts.
     """
-    if robin is not None:
-        names = list(dict.fromkeys(robin))
+    if key == "against_field" and players > 2:
+        return [([lone] + [other] * (players - 1), f"{lone} vs field of {other}")
+                for lone, other in itertools.permutations(dict.fromkeys(seats), 2)]
+    if key != "seats":
+        names = list(dict.fromkeys(seats))
         if players > len(names):
-            raise spec.error("round_robin", f"{players} players need at least {players} "
-                                            "strategies")
+            raise spec.error(key, f"{players} players need at least {players} strategies")
         return [(list(group), " vs ".join(group))
                 for group in itertools.combinations(names, players)]
     if len(seats) not in (1, players):

@@ -98,3 +98,23 @@ def test_replay_prints_a_readable_game():
                          capture_output=True, text=True, check=True).stdout
     assert "Cake 5" in out and "cuts" in out and "keeps a set-aside slice" in out
     assert "first waiter" in out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["tune", "piece-o-cake", "--players", "9"], "--players: players: 9 is not allowed"),
+    (["tune", "piece-o-cake", "--players", "2", "--variant", "joker"],
+     "--variant: joker: not played at 2 players; allowed: base"),
+    (["exploit", "part-du-chef", "--players", "2", "--strategy", "cheater"],
+     "strategy: cheater: unknown strategy; built in: random"),
+])
+def test_tune_and_exploit_refuse_bad_input(argv, message, capsys):
+    assert main([*argv, "--budget", "4", "--games", "20", "--confirm", "20",
+                 "--no-cache", "--quiet"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_tune_offers_only_games_it_can_tune(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["tune", "speedtorte"])
+    assert exit_.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err

@@ -40,3 +40,135 @@ def test_a_team_game_without_seat_questions_loads(tmp_path):
     experiment = load_experiment(str(path))
     assert [t.label for t in experiment.tables] == ["2P signals team"]
     assert experiment.tables[0].options == (("level", "Lehrling"),)
+
+
+FIELD = """
+[experiment]
+game = "piece-o-cake"
+seed = 1
+games = 100
+
+[strategies.a]
+chooser = "greedy"
+cutter = "balanced"
+
+[strategies.b]
+chooser = "random"
+cutter = "random"
+
+[strategies.c]
+chooser = "greedy"
+cutter = "random"
+
+[[tables]]
+players = {players}
+{seating}
+duplicate = true
+"""
+
+
+def _field(tmp_path, players, seating='against_field = ["a", "b", "c"]', extra=""):
+    path = tmp_path / "field.toml"
+    path.write_text(FIELD.format(players=players, seating=seating) + extra)
+    return path
+
+
+def test_against_field_puts_each_strategy_alone_against_every_other(tmp_path):
+    experiment = load_experiment(str(_field(tmp_path, "[3, 4]")))
+    tables = {t.label: [s.name for s in t.strategies] for t in experiment.tables}
+    assert len(tables) == 2 * 3 * 2  # k (k - 1) tables at each count
+    assert list(tables)[:6] == [f"3P base {a} vs field of {b}" for a, b in
+                                (("a", "b"), ("a", "c"), ("b", "a"), ("b", "c"), ("c", "a"),
+                                 ("c", "b"))]
+    assert tables["3P base b vs field of c"] == ["b", "c", "c"]
+    assert tables["4P base c vs field of a"] == ["c", "a", "a", "a"]
+    assert all(t.duplicate and t.players == len(tables[t.label]) for t in experiment.tables)
+
+
+def test_against_field_at_two_players_is_the_round_robin(tmp_path):
+    field = load_experiment(str(_field(tmp_path, 2)))
+    robin = load_experiment(str(_field(tmp_path, 2, 'round_robin = ["a", "b", "c"]')))
+    assert [(t.label, t.strategies) for t in field.tables] == [
+        (t.label, t.strategies) for t in robin.tables]
+    assert [t.label for t in field.tables] == ["2P base a vs b", "2P base a vs c",
+                                               "2P base b vs c"]
+
+
+@pytest.mark.parametrize(("seating", "key", "message"), [
+    ('against_field = ["a", "a"]', "against_field", "at least two different strategies"),
+    ('against_field = ["a", "clever"]', "against_field", "unknown strategy 'clever'"),
+    ('against_field = "a"', "against_field", "must be a list"),
+    ('against_field = ["a", "b"]\nseats = "a"', "against_field", "only one of seats"),
+    ('round_robin = ["a", "clever"]', "round_robin", "unknown strategy 'clever'"),
+])
+def test_bad_ladder_tables_exit_2_naming_the_key(tmp_path, capsys, seating, key, message):
+    path = _field(tmp_path, 3, seating)
+    assert main(["run", str(path), "--quiet", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "field.toml" in err and f"tables[0].{key}" in err and message in err
+
+
+def test_a_ladder_names_its_player_counts(tmp_path, capsys):
+    ladder = '\n[ladder]\nstrategies = ["a", "b", "c"]\nplayers = [3, 1]\n'
+    path = _field(tmp_path, 3, extra=ladder)
+    assert main(["run", str(path), "--quiet", "--out", str(tmp_path / "out")]) == 2
+    assert "ladder.players" in capsys.readouterr().err
+    path = _field(tmp_path, 3, extra=ladder.replace("[3, 1]", "[4, 3]"))
+    assert load_experiment(str(path)).sections["ladder"].players == (3, 4)
+
+
+BUILTIN = """
+[experiment]
+game = "piece-o-cake"
+seed = 1
+games = 100
+
+[strategies.t]
+builtin = "tuned"
+{extra}
+
+[[tables]]
+players = [2, 4]
+seats = "t"
+"""
+
+
+def _builtin(tmp_path, extra=""):
+    path = tmp_path / "builtin.toml"
+    path.write_text(BUILTIN.format(extra=extra))
+    return path
+
+
+def test_a_builtin_strategy_is_resolved_for_each_player_count(tmp_path):
+    game = load_experiment(str(_builtin(tmp_path))).game
+    tables = load_experiment(str(_builtin(tmp_path))).tables
+    for table in tables:
+        tuned = game.named_strategy("tuned", table.players)
+        assert all(s.name == "t" and s.vectors().keys() == tuned.vectors().keys()
+                   and all((s.vectors()[k] == tuned.vectors()[k]).all() for k in s.vectors())
+                   for s in table.strategies)
+    assert tables[0].strategies[0] != tables[1].strategies[0]  # tuned per player count
+
+
+def test_a_builtin_strategy_takes_changed_weights_and_codes(tmp_path):
+    path = _builtin(tmp_path, 'deny_weight = 0.0\ncutter = "random"')
+    for table in load_experiment(str(path)).tables:
+        strategy = table.strategies[0]
+        assert strategy.cutter == "random"
+        assert table.game.weights_of(strategy)["deny_weight"] == 0.0
+
+
+@pytest.mark.parametrize(("extra", "key", "message"), [
+    ('builtin = "cleverest"', "strategies.t.builtin", "'cleverest' is not allowed"),
+    ("deny_weight = -1.0", "strategies.t.deny_weight", "not allowed"),
+    ("wisdom = 3.0", "strategies.t.wisdom", "unknown key"),
+])
+def test_bad_builtin_strategies_exit_2_naming_the_key(tmp_path, capsys, extra, key, message):
+    text = BUILTIN.format(extra=extra)
+    if extra.startswith("builtin"):
+        text = text.replace('builtin = "tuned"\n', "")
+    path = tmp_path / "builtin.toml"
+    path.write_text(text)
+    assert main(["run", str(path), "--quiet", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "builtin.toml" in err and key in err and message in err

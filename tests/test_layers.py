@@ -1,9 +1,10 @@
 """The package's layers: imports point one way, and shared code knows no game.
 
 Layers, lowest first: ``engine`` (seeding, contract, runner, cache), ``stats``,
-``reports``, ``games`` (each game in its own folder, the slicing kit beside them), then
-the entry points on top (``experiment``, ``api``, ``cli``, ``bench``, ``gate_check``). A
-module may import from its own layer or a lower one; a game may import no other game.
+``tuning`` (self-play tuning and best responses, through the contract), ``reports``,
+``games`` (each game in its own folder, the slicing kit beside them), then the entry
+points on top (``experiment``, ``api``, ``cli``, ``bench``, ``gate_check``). A module may
+import from its own layer or a lower one; a game may import no other game.
 """
 
 import ast
@@ -14,7 +15,7 @@ import pytest
 from cakesim.games import GAMES, all_games
 
 PACKAGE = Path(__file__).parents[1] / "cakesim"
-LAYERS = ("engine", "stats", "reports", "games")
+LAYERS = ("engine", "stats", "tuning", "reports", "games")
 TOP = len(LAYERS)
 SHARED_KITS = ("slicing",)
 """Folders under ``games/`` that are kits for several games, not games."""

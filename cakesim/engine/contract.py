@@ -7,6 +7,7 @@ through the smallest complete game.
 """
 
 import enum
+import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -184,6 +185,18 @@ class BenchTarget:
     """Kernel games per second on one core, at least."""
     ratio: float
     """Kernel speed over the reference engine's on the same games, at least."""
+    players: int | None = None
+    """The one player count the target is set for (``None``: every count)."""
+
+    def covers(self, strategy: str, players: int) -> bool:
+        """Whether the target applies to ``strategy``'s table at ``players``."""
+        return self.strategy == strategy and self.players in (None, players)
+
+    def describe(self) -> str:
+        """The target in words, for the benchmark's header."""
+        where = f"{self.strategy} rows" + (f" at {self.players}P" if self.players else "")
+        return (f"{where}: >= {self.rate:,.0f} games/s per core and >= {self.ratio:,.0f}x "
+                "the reference engine")
 
 
 class Game(ABC):
@@ -268,8 +281,46 @@ class Game(ABC):
         """The strategy ``name`` from an experiment file's ``[strategies.NAME]`` table."""
 
     @abstractmethod
-    def named_strategy(self, name: str) -> Strategy:
-        """A built-in strategy by name (exit 2 with the known names otherwise)."""
+    def named_strategy(self, name: str, players: int | None = None,
+                       variant: str | None = None) -> Strategy:
+        """A built-in strategy by name (exit 2 with the known names otherwise).
+
+        Some strategies depend on the player count and the variant (a game's ``tuned``
+        strategy is tuned for each count, and for the variants in ``tuned_variants``):
+        they need ``players`` and refuse ``None`` with exit 2; ``variant`` defaults to the
+        base variant.
+        """
+
+    # Tuning ----------------------------------------------------------------------------
+    tuning_base: ClassVar[str] = ""
+    """The built-in strategy whose codes a tuner keeps and whose weights it starts from;
+    empty when the game's strategies cannot be tuned."""
+    tuning_box: ClassVar[dict[str, tuple[float, float]]] = {}
+    tuned_variants: ClassVar[tuple[str, ...]] = ()
+    """The variants with tuned strategies of their own; the others play the base
+    variant's (a variant whose decisions the base game already has, e.g. one more slice
+    to choose)."""
+    """The weights a tuner searches, each within ``(low, high)``; the others keep the
+    base strategy's values."""
+
+    def weights_of(self, strategy: Strategy) -> dict[str, float]:
+        """Every weight of ``strategy`` by name, defaults filled in."""
+        raise InputError("tune", self.name, "this game's strategies have no weights to tune")
+
+    def with_weights(self, strategy: Strategy, name: str,
+                     weights: dict[str, float]) -> Strategy:
+        """``strategy`` renamed ``name``, with ``weights`` replacing some of its weights."""
+        raise InputError("tune", self.name, "this game's strategies have no weights to tune")
+
+    def strategy_table(self, strategy: Strategy) -> dict:
+        """``strategy`` as the ``[strategies.NAME]`` table ``parse_strategy`` reads back."""
+        raise InputError("tune", self.name, "this game's strategies have no weights to tune")
+
+    def tuned_path(self, players: int, variant: str) -> Path:
+        """Where the tuned strategy for ``players`` and ``variant`` is kept: a TOML file in
+        a ``tuned`` folder beside the game's module."""
+        folder = Path(sys.modules[type(self).__module__].__file__).parent
+        return folder / "tuned" / f"{players}p-{variant}.toml"
 
     def same_play(self, a: Strategy, b: Strategy, players: int) -> bool:
         """Whether strategies ``a`` and ``b`` make the same moves at ``players`` players.
@@ -300,8 +351,8 @@ class Game(ABC):
                 | {m: int(v[game]) for m, v in chunk.game.items()}
                 | {m: tuple(int(x) for x in v[game]) for m, v in chunk.item.items()})
 
-    bench_target: ClassVar[BenchTarget | None] = None
-    """The speed target of the game's benchmark tables, if it has one."""
+    bench_targets: ClassVar[tuple[BenchTarget, ...]] = ()
+    """The speed targets of the game's benchmark tables."""
 
     @abstractmethod
     def bench_tables(self, rules: RuleSet) -> list[tuple[str, TableSpec]]:

@@ -36,7 +36,7 @@ def default_table(game: Game, players: int | None = None, duplicate: bool = Fals
     """The game's base variant with its default strategy at every seat."""
     rules = game.load_rules()
     players = players or game.default_players
-    chosen = game.named_strategy(strategy or game.default_strategy)
+    chosen = game.named_strategy(strategy or game.default_strategy, players)
     return game.table(rules, players, [chosen] * players, duplicate=duplicate)
 
 

@@ -5,6 +5,7 @@ import pytest
 
 from cakesim.engine.contract import Game, ResultKind, SeatName
 from cakesim.engine.errors import InputError
+from cakesim.engine.tables import Table
 from tests.conformance.conftest import EVERY_GAME, default_table, game_named
 
 
@@ -37,10 +38,27 @@ def test_rules_give_a_player_range_and_a_source(game):
 
 
 def test_every_named_strategy_resolves_and_an_unknown_one_is_refused(game):
+    rules = game.load_rules()
     for name in game.strategy_names:
-        assert game.named_strategy(name).name == name
+        for players in range(rules.min_players, rules.max_players + 1):
+            assert game.named_strategy(name, players).name == name
     with pytest.raises(InputError):
         game.named_strategy("no-such-strategy")
+
+
+def test_a_tunable_game_tunes_weights_its_strategies_have(game):
+    if not game.tuning_base:
+        return
+    base = game.named_strategy(game.tuning_base, game.default_players)
+    weights = game.weights_of(base)
+    assert set(game.tuning_box) <= set(weights)
+    for low, high in game.tuning_box.values():
+        assert low < high
+    moved = {n: (low + high) / 2 for n, (low, high) in game.tuning_box.items()}
+    renamed = game.with_weights(base, "moved", moved)
+    assert renamed.name == "moved" and game.weights_of(renamed) == weights | moved
+    table = Table(game.strategy_table(renamed), "test", "strategy")
+    assert game.parse_strategy("moved", table) == renamed
 
 
 def test_a_table_carries_its_game_and_every_seat_has_a_name(game):
@@ -88,3 +106,9 @@ def test_playing_is_a_pure_function_of_seed_and_game_index(game):
     other = game.play_chunk(table, seed=10, first_game=0, games=8)
     assert any(not np.array_equal(v, getattr(other, kind)[m])
                for kind in ("seat", "game") for m, v in getattr(whole, kind).items())
+
+
+def test_every_speed_target_covers_a_benchmark_table(game):
+    tables = [(name, table.players) for name, table in game.bench_tables(game.load_rules())]
+    for target in game.bench_targets:
+        assert any(target.covers(name, players) for name, players in tables), target

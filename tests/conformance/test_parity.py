@@ -15,7 +15,8 @@ SETTINGS = every_setting()
                          ids=["-".join(map(str, s)) for s in SETTINGS])
 def test_kernel_matches_reference(name, players, variant, strategy):
     game = game_named(name)
-    table = game.table(game.load_rules(), players, [game.named_strategy(strategy)] * players,
+    table = game.table(game.load_rules(), players,
+                       [game.named_strategy(strategy, players, variant)] * players,
                        variant)
     assert_parity(table, seed=41, first=300, games=4)
 
@@ -27,7 +28,7 @@ def test_kernel_matches_reference_with_every_strategy_at_one_table(name):
     players = rules.max_players
     names = [game.strategy_names[s % len(game.strategy_names)] for s in range(players)]
     duplicate = game.result_kind is ResultKind.SEATS
-    table = game.table(rules, players, [game.named_strategy(n) for n in names],
+    table = game.table(rules, players, [game.named_strategy(n, players) for n in names],
                        duplicate=duplicate)
     assert_parity(table, seed=8, first=0, games=2 * players)
 

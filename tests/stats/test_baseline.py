@@ -7,6 +7,7 @@ import pytest
 
 from cakesim import api
 from cakesim.cli import main
+from cakesim.games.piece_o_cake.strategies import PARAMETERS
 from cakesim.stats.baseline import format_regression, read_baseline, write_baseline
 from cakesim.stats.intervals import holm, two_sample_p
 
@@ -204,4 +205,4 @@ def test_summary_json_is_strict_and_records_files_and_resolved_strategies(in_tmp
     assert any(name.endswith("rules.toml") and len(sha) == 64
                for name, sha in summary["files"].items())
     resolved = summary["tables"][0]["strategies"][0]["resolved"]
-    assert len(resolved["params"]) == 4 and resolved["chooser"] == "greedy"
+    assert len(resolved["params"]) == len(PARAMETERS) and resolved["chooser"] == "greedy"

@@ -5,6 +5,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cakesim.api import run_experiment
 from cakesim.games import game_named
@@ -15,8 +17,12 @@ from cakesim.stats.ladder import (
     Results,
     bootstrap,
     bradley_terry,
+    fit,
+    fit_strengths,
     goodness_of_fit,
     merge_identical,
+    played,
+    win_chance,
 )
 
 
@@ -38,6 +44,105 @@ def test_bradley_terry_recovers_known_strengths_one_ladder_or_many():
     many = bradley_terry(np.stack([wins, wins[::-1, ::-1]]))
     assert many.shape == (2, 3)
     assert np.allclose(many[1], truth[::-1], atol=1e-6)
+
+
+def _field_tables(p: np.ndarray, games: float) -> tuple[np.ndarray, np.ndarray]:
+    """Expected lone wins and field wins of every cell at chances ``p``."""
+    wins, field = games * p, games * (1 - p)
+    np.fill_diagonal(wins, 0)
+    np.fill_diagonal(field, 0)
+    return wins, field
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_luce_fit_recovers_known_strengths_alone_against_a_field(players):
+    truth = np.array([0.9, 0.3, -0.2, -1.0])
+    chances = win_chance(truth, players)
+    # i alone against P - 1 copies of j: exp(b_i) / (exp(b_i) + (P - 1) exp(b_j)).
+    e = np.exp(truth)
+    assert chances[0, 3] == pytest.approx(e[0] / (e[0] + (players - 1) * e[3]))
+    assert win_chance(np.zeros(4), players)[0, 1] == pytest.approx(1 / players)
+    wins, field = _field_tables(chances, 50_000.0)
+    assert np.allclose(bradley_terry(wins, field, players), truth, atol=1e-6)
+    fit_ = goodness_of_fit(wins, bradley_terry(wins, field, players), field, players)
+    assert fit_["df"] == 12 - 3 and fit_["deviance"] == pytest.approx(0, abs=1e-6)
+    # Sampled wins at large counts: close to the truth, and the model fits.
+    rng = np.random.default_rng(players)
+    sampled = rng.binomial(40_000, chances).astype(np.float64)
+    np.fill_diagonal(sampled, 0)
+    rest = np.where(np.eye(4, dtype=bool), 0, 40_000 - sampled)
+    strength = bradley_terry(sampled, rest, players)
+    assert np.allclose(strength, truth, atol=0.03)
+    assert goodness_of_fit(sampled, strength, rest, players)["fits"]
+    # Replicates fitted together give each one's own strengths.
+    many = bradley_terry(np.stack([wins, sampled]), np.stack([field, rest]), players)
+    assert np.allclose(many, [truth, strength], atol=1e-6)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.floats(-2, 2), min_size=2, max_size=5), st.integers(2, 5))
+def test_the_fit_inverts_the_model_at_any_player_count(strengths, players):
+    truth = np.array(strengths) - np.mean(strengths)
+    wins, field = _field_tables(win_chance(truth, players), 10_000.0)
+    assert np.allclose(bradley_terry(wins, field, players), truth, atol=1e-5)
+
+
+def test_at_two_players_the_model_and_the_fit_are_the_classic_ones():
+    rng = np.random.default_rng(4)
+    wins = rng.integers(1, 400, (5, 5)).astype(np.float64)
+    np.fill_diagonal(wins, 0)
+    strength = bradley_terry(wins)
+    assert np.array_equal(win_chance(strength, 2), _bt_chances(strength))
+    # The same fit with every cell read as a table of its own against a "field" of one:
+    # each table counted twice, the same strengths, twice the deviance.
+    assert np.allclose(bradley_terry(wins, wins.T, players=2), strength, atol=1e-9)
+    pairs = goodness_of_fit(wins, strength)
+    cells = goodness_of_fit(wins, strength, wins.T, players=2)
+    assert cells["deviance"] == pytest.approx(2 * pairs["deviance"], rel=1e-9)
+    # A two-player ladder's results fill both cells from one table, as before.
+    results = _synthetic()
+    assert results.field() is None
+    assert np.array_equal(fit(results), fit_strengths(results.matrix(),
+                                                      played(results.matrix())))
+    with pytest.raises(ValueError, match="give the field's wins"):
+        bradley_terry(wins, players=3)
+
+
+def test_a_two_player_fit_gives_the_strengths_it_gave_before_the_field_model():
+    # Fitted by the two-player-only code this ladder replaced (to the last bit here).
+    wins = np.array([[0, 70, 66.5, 99], [30, 0, 49.5, 98], [33.5, 50.5, 0, 97.5],
+                     [1, 2, 2.5, 0]])
+    before = [1.452352794725571, 0.6721059835134129, 0.7252892964687045, -2.849748074707689]
+    strength = fit_strengths(wins, played(wins))
+    assert strength == pytest.approx(before, rel=1e-12, abs=1e-12)
+    assert goodness_of_fit(wins, strength)["deviance"] == pytest.approx(0.5770857081122136,
+                                                                       rel=1e-12)
+
+
+def _synthetic_field(players: int = 3, deals: int = 400, seed: int = 2) -> Results:
+    """Three strategies, all six cells, P games a deal."""
+    rng = np.random.default_rng(seed)
+    truth = np.array([0.5, 0.0, -0.5])
+    pairs = np.array([(i, j) for i in range(3) for j in range(3) if i != j])
+    lone = rng.binomial(players, win_chance(truth, players)[pairs[:, 0], pairs[:, 1]][:, None],
+                        (6, deals)).astype(np.float64)
+    wins = np.stack([lone, players - lone], axis=1)
+    return Results(["a", "b", "c"], pairs, wins, np.full((6, deals), players), ["t"] * 6, [],
+                   players)
+
+
+def test_a_field_ladder_keeps_its_cells_apart_and_bootstraps_by_deal():
+    results = _synthetic_field()
+    wins, field = results.matrix(), results.field()
+    assert np.array_equal(wins + field, np.where(np.eye(3, dtype=bool), 0, 3 * 400))
+    assert wins[0, 1] == results.wins[0, 0].sum() and field[0, 1] == results.wins[0, 1].sum()
+    assert wins[1, 0] == results.wins[2, 0].sum()  # another table than (0, 1)'s
+    strength = fit(results)
+    assert strength[0] > strength[1] > strength[2]
+    replicates = bootstrap(results, seed=3, replicates=100)
+    assert replicates.shape == (100, 3) and np.allclose(replicates.sum(axis=1), 0)
+    assert np.array_equal(replicates, bootstrap(results, seed=3, replicates=100))
+    assert np.all(np.abs(replicates.mean(axis=0) - strength) < 3 * replicates.std(axis=0))
 
 
 def test_the_interval_of_a_cell_counts_deals_not_games():
@@ -196,3 +301,63 @@ def test_the_ladder_asks_for_every_row(tmp_path):
     path.write_text(EXPERIMENT.format(keep_rows=100))
     with pytest.raises(ValueError, match="raise keep_rows"):
         run_experiment(path, n_jobs=1, progress=False, cache=False, out=tmp_path / "out")
+
+
+FIELD_EXPERIMENT = """
+[experiment]
+name = "field_ladder"
+game = "piece-o-cake"
+seed = 9
+games = 300
+chunk_size = 300
+
+[ladder]
+strategies = ["greedy-balanced", "greedy-deny", "random"]
+
+[strategies.greedy-balanced]
+builtin = "greedy-balanced"
+
+[strategies.greedy-deny]
+builtin = "greedy-deny"
+
+[strategies.random]
+builtin = "random"
+
+[[tables]]
+players = [2, 3]
+against_field = ["greedy-balanced", "greedy-deny", "random"]
+duplicate = true
+"""
+
+
+def test_a_ladder_at_two_and_three_players_against_a_field(tmp_path):
+    path = tmp_path / "field_ladder.toml"
+    path.write_text(FIELD_EXPERIMENT)
+    result = run_experiment(path, n_jobs=1, progress=False, cache=False, out=tmp_path)
+    labels = [t.label for t in result.experiment.tables]
+    assert labels[:3] == ["2P base greedy-balanced vs greedy-deny",
+                          "2P base greedy-balanced vs random", "2P base greedy-deny vs random"]
+    assert labels[3:5] == ["3P base greedy-balanced vs field of greedy-deny",
+                           "3P base greedy-balanced vs field of random"]
+    assert len(labels) == 3 + 6
+    section = json.loads((tmp_path / "summary.json").read_text())["sections"]["ladder"]
+    assert list(section["by_players"]) == ["2", "3"] and section["players"] == 2
+    three = section["by_players"]["3"]
+    names = three["strategies"]
+    assert names == ["greedy-balanced", "greedy-deny", "random"] and three["deals"] == 100
+    # Alone against two random players, greedy-balanced wins far more than a third.
+    cell = three["win_matrix"][0][2]
+    assert cell["n"] == 100 and cell["low"] > 0.8
+    assert three["win_matrix"][2][0]["high"] < 0.1
+    elo = {r["strategy"]: r for r in three["elo"]}
+    assert elo["greedy-balanced"]["low"] > elo["random"]["high"]
+    found = numbers(section)
+    assert "greedy-balanced vs random | win share" in found
+    assert "3P greedy-balanced vs field of random | win share" in found
+    assert "3P Elo | random" in found and len(found) == (3 + 3) + (6 + 3)
+    text = result.report.read_text()
+    assert "### Head to head at 2 players" in text
+    assert "### One against a field at 3 players" in text
+    headline = text.split("## Strategy ladder", 1)[1].split("**")[1]
+    assert headline.startswith("Strategy ladder: at 2 players ") and "; at 3 players " in headline
+    assert (tmp_path / "ladder.png").exists()

@@ -18,13 +18,14 @@ from cakesim.games.part_du_chef.rules import (
 from cakesim.games.part_du_chef.strategies import (
     BUILTIN,
     KIND_LEADER,
+    PARAMETERS,
     SCORE_LEADER,
     THIEF,
-    named_strategy,
     parse_strategy,
     strategy_arrays,
 )
 from cakesim.games.slicing.game import SlicingGame
+from cakesim.tuning.record import TUNED
 
 
 class PartDuChef(SlicingGame):
@@ -47,10 +48,22 @@ class PartDuChef(SlicingGame):
 
     load_rules = staticmethod(load_rules)
     parse_strategy = staticmethod(parse_strategy)
-    named_strategy = staticmethod(named_strategy)
+    builtin = BUILTIN
+    parameters = PARAMETERS
+    tuning_box: ClassVar[dict[str, tuple[float, float]]] = {
+        "majority_weight": (0.0, 6.0), "deny_weight": (0.0, 6.0),
+        "diversity_weight": (0.0, 4.0), "uncertainty": (0.0, 2.0),
+        "burnt_weight": (0.0, 4.0), "pepper_worth": (0.0, 8.0),
+        "marianne_threshold": (0.0, 40.0), "spite": (0.0, 2.0),
+        "finisher_bias": (-10.0, 10.0)}
+    """Weights relative to ``eat_weight`` (kept at 1: only their ratios decide a move). A
+    threshold above any gain La Marianne can bring holds it for the holder's last turn."""
+    tuned_variants = ("base", "marianne")
+    """La Marianne's weights (its threshold, ``spite``, ``pepper_worth``) decide nothing in
+    the base game, so the variant has a tuning of its own."""
     score_file = staticmethod(score_file)
     position_of = staticmethod(end_position)
-    strategy_names = tuple(BUILTIN)
+    strategy_names = (*BUILTIN, TUNED)
 
     def game_metrics_of(self, table: TableSpec) -> tuple[str, ...]:
         """The per-game metrics a table reports: La Marianne's only when it is in play."""

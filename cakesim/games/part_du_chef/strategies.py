@@ -18,7 +18,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from cakesim.engine.contract import SIGNED_WEIGHT, WEIGHT
-from cakesim.engine.errors import InputError
 from cakesim.engine.jit import jit_borrowing, jit_inline
 from cakesim.engine.seeding import below
 from cakesim.engine.tables import Table
@@ -53,6 +52,7 @@ PEPPER_WORTH = 5
 MARIANNE_THRESHOLD = 6
 SPITE = 7
 FINISHER_BIAS = 8
+DENY_WEIGHT = 9
 
 PARAMETERS = {
     "eat_weight": (1.0, WEIGHT, "points credited per olive of an eaten slice"),
@@ -77,6 +77,9 @@ PARAMETERS = {
     "finisher_bias": (0.0, SIGNED_WEIGHT, "points added to keeping a finisher (large and "
                                           "positive: always keep it; large and negative: "
                                           "always eat it)"),
+    "deny_weight": (0.0, WEIGHT, "weight of the expected majority points a kept slice takes "
+                                 "from the best opponent in its kind (denying a majority, "
+                                 "breaking a tie); 0: only the keeper's own chance counts"),
 }
 """Every weight: its default, its allowed range and what it means."""
 
@@ -143,16 +146,12 @@ BUILTIN = {
                         weights=(("eat_weight", 0.5), ("diversity_weight", 1.5))),
     "glutton": Strategy("glutton", cutter="balanced", weights=(("eat_weight", 2.0),)),
     "thief-leader": Strategy("thief-leader", thief="score-leader"),
+    "greedy-deny": Strategy("greedy-deny", cutter="balanced", weights=(("deny_weight", 1.0),)),
 }
 """The strategy ladder: random play, greedy play with each cutter, keeping more (hoarder),
-eating more (glutton), robbing the overall leader (thief-leader)."""
-
-
-def named_strategy(name: str) -> Strategy:
-    """A built-in strategy by name (see ``BUILTIN``)."""
-    if name not in BUILTIN:
-        raise InputError("strategy", name, f"unknown strategy; built in: {', '.join(BUILTIN)}")
-    return BUILTIN[name]
+eating more (glutton), robbing the overall leader (thief-leader), and greedy-balanced play
+that also credits what a kept slice takes from the best opponent's chance of a majority
+(greedy-deny: ``deny_weight`` 1)."""
 
 
 # ----------------------------------------------------------------------------------------
@@ -192,11 +191,31 @@ def held_value(params, mine, rival, left, value):
 
 
 @jit_inline
+def rival_value(params, mine, rival, left, value):
+    """Weighted expected majority points of the best opponent, holding ``rival`` to my ``mine``.
+
+    A kept slice also lowers the best opponent's chance of the kind's majority, and
+    win-seeking play cares about its lead over the opponents, not only its own points:
+    ``deny_weight`` credits that fall. RULES.md section 2 scores a tied majority for every
+    tied player, so ``held_value`` counts a tie as nearly mine: breaking it adds little to my
+    own chance (nothing with no slice left to come), and the kind's value it takes from the
+    opponent shows only here. Same lead estimate and tie convention as ``held_value``, seen
+    from the opponent's side; no chance when no opponent holds the kind.
+    """
+    if rival <= 0:
+        return 0.0
+    return params[DENY_WEIGHT] * value * lead_chance(rival - mine, left, params[UNCERTAINTY],
+                                                     True)
+
+
+@jit_inline
 def keep_gain(params, seat, kind, finisher, left, view, rules, scratch):
     """What keeping one slice of ``kind`` adds: majority chance, diversity, a finisher's steal.
 
     A finisher with an opponent to rob is valued as two slices, the rival's lead cut by one
     when a single opponent holds it. ``added`` holds the slices kept so far in the plan.
+    The fall in the best opponent's expected majority points, weighted by ``deny_weight``,
+    is added (``rival_value``).
     """
     kept = view.kept
     added = scratch.added
@@ -205,12 +224,15 @@ def keep_gain(params, seat, kind, finisher, left, view, rules, scratch):
     rival = scratch.rivals[kind]
     value = majority_value[kind]
     before = held_value(params, mine, rival, left, value)
+    rival_before = rival_value(params, mine, rival, left, value)
     if finisher and rival > 0:
-        after = held_value(params, mine + 2,
-                           rival - 1 if scratch.rival_ties[kind] == 1 else rival, left, value)
+        rival_after = rival - 1 if scratch.rival_ties[kind] == 1 else rival
+        after = held_value(params, mine + 2, rival_after, left, value)
+        denied = rival_before - rival_value(params, mine + 2, rival_after, left, value)
     else:
         after = held_value(params, mine + 1, rival, left, value)
-    gain = after - before
+        denied = rival_before - rival_value(params, mine + 1, rival, left, value)
+    gain = after - before + denied
     lowest = kept[seat, 0] + added[0]
     for k in range(1, majority_value.shape[0]):
         lowest = min(lowest, kept[seat, k] + added[k])

@@ -12,13 +12,14 @@ from cakesim.games.piece_o_cake.replay import end_position, format_replay, score
 from cakesim.games.piece_o_cake.rules import RuleSet, load_rules
 from cakesim.games.piece_o_cake.strategies import (
     BUILTIN,
-    named_strategy,
+    PARAMETERS,
     parse_strategy,
     strategy_arrays,
 )
 from cakesim.games.slicing.circle import cut_table
 from cakesim.games.slicing.game import SlicingGame
 from cakesim.games.slicing.tabletop import WIN_UNITS
+from cakesim.tuning.record import TUNED
 
 
 @cache
@@ -38,18 +39,28 @@ class PieceOCake(SlicingGame):
     seat_metrics = ("total", "majority", "cream")
     game_metrics = ("declines", "passes", "discarded", "eaten_slices", "collected_slices")
     variants = ("base", "compensation")
-    bench_target = BenchTarget("greedy-balanced", rate=200_000.0, ratio=300.0)
-    """Issue 2's targets: greedy-balanced at every seat, P = 2..5."""
+    bench_targets = (BenchTarget("greedy-balanced", rate=200_000.0, ratio=300.0),
+                     BenchTarget("tuned", rate=100_000.0, ratio=300.0, players=4))
+    """Issue 2's targets (greedy-balanced at every seat, P = 2..5) and issue 13's (the tuned
+    bot at 4 players: a +-0.5 pp first_player_bias in about a minute on 2 cores)."""
     rule_files: ClassVar[dict[str, str]] = {"rules": "path"}
     """Files an experiment may name (``rules = "..."``), and their ``load_rules`` keyword."""
     rule_overrides: ClassVar[dict[str, tuple[str, ...]]] = {"tie_rule": ("full", "none")}
 
     load_rules = staticmethod(load_rules)
     parse_strategy = staticmethod(parse_strategy)
-    named_strategy = staticmethod(named_strategy)
+    builtin = BUILTIN
+    parameters = PARAMETERS
+    tuning_box: ClassVar[dict[str, tuple[float, float]]] = {
+        "collect_weight": (0.0, 8.0), "deny_weight": (0.0, 8.0), "uncertainty": (0.0, 2.0),
+        "decline_threshold": (-4.0, 12.0)}
+    """Weights relative to ``eat_weight`` (kept at 1: only their ratios decide a move)."""
+    tuned_variants = ("base",)
+    """The compensation variant adds one decision of a kind the base game has (which
+    set-aside slice to keep, valued as any slice): its tables play the base tuning."""
     score_file = staticmethod(score_file)
     position_of = staticmethod(end_position)
-    strategy_names = tuple(BUILTIN)
+    strategy_names = (*BUILTIN, TUNED)
 
     def game_metrics_of(self, table: TableSpec) -> tuple[str, ...]:
         """The per-game metrics a table reports: all of them."""

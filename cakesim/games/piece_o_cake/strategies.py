@@ -16,6 +16,12 @@ the table and its portions, and ``unseen[k]``, the slices of kind ``k`` not yet 
 Cutting and choosing read the view's count of slices still to be decided,
 ``still_open[k]``: the unseen ones and those in portions nobody has taken yet (for the
 cut, the whole cake). The engines keep it; the kernel updates it as portions are taken.
+
+Win-seeking: a greedy player values a collected slice by the rise of its own chance of
+the kind's majority (``collect_weight``) and by the fall of the best rival's chance
+(``deny_weight``, ``denied``): a win is a lead over the others, so denying a rival a
+majority, or breaking a tie once the kind is settled, counts. ``deny_weight`` 0 is the
+older, self-regarding play, exactly.
 """
 
 from dataclasses import dataclass
@@ -23,7 +29,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from cakesim.engine.contract import SIGNED_WEIGHT, WEIGHT
-from cakesim.engine.errors import InputError
 from cakesim.engine.jit import as_index, jit_borrowing, jit_inline
 from cakesim.engine.seeding import below
 from cakesim.engine.tables import Table
@@ -47,6 +52,7 @@ EAT_WEIGHT = 0
 COLLECT_WEIGHT = 1
 UNCERTAINTY = 2
 DECLINE_THRESHOLD = 3
+DENY_WEIGHT = 4
 
 PARAMETERS = {
     "eat_weight": (1.0, WEIGHT, "points credited per cream dollop of an eaten slice"),
@@ -57,6 +63,9 @@ PARAMETERS = {
     "decline_threshold": (0.0, SIGNED_WEIGHT, "extra gain a decline (eating a collected "
                                               "kind) must promise over the best portion "
                                               "before the player declines"),
+    "deny_weight": (0.0, WEIGHT, "weight of the expected majority points a collected slice "
+                                 "takes from the best rival in its kind (0: the player "
+                                 "looks only at its own chances)"),
 }
 """Every weight: its default, its allowed range and what it means."""
 
@@ -118,15 +127,12 @@ GREEDY_PLAY = Strategy("greedy")
 
 
 BUILTIN = {"random": RANDOM_PLAY, "greedy": GREEDY_PLAY,
-           "greedy-balanced": Strategy("greedy-balanced", "greedy", "balanced")}
-"""The built-in strategies, by name."""
-
-
-def named_strategy(name: str) -> Strategy:
-    """A built-in strategy by name: ``random``, ``greedy`` or ``greedy-balanced``."""
-    if name not in BUILTIN:
-        raise InputError("strategy", name, f"unknown strategy; built in: {', '.join(BUILTIN)}")
-    return BUILTIN[name]
+           "greedy-balanced": Strategy("greedy-balanced", "greedy", "balanced"),
+           "greedy-deny": Strategy("greedy-deny", "greedy", "balanced",
+                                   (("deny_weight", 1.0),))}
+"""The built-in strategies, by name: random play, greedy play with each cutter, and
+greedy play that also counts what a slice denies the best rival (``greedy-deny``). The
+game's ``tuned`` strategies (one per player count) are read from ``tuned/``."""
 
 
 # ----------------------------------------------------------------------------------------
@@ -207,11 +213,41 @@ def fill_rivals(collected, seat, rivals):
 
 
 @jit_inline
+def rival_chance(chances, mine, best_other, still_open):
+    """Estimated chance that the best rival, with ``best_other`` slices, wins (or shares)
+    the kind's majority against our ``mine``; 0 when no rival has any (as for us)."""
+    # A rival's lead is ours negated. Only ``mine`` past every slice of the kind (asked by
+    # ``denied``, with no rival left) could fall before the table: clamped, then discarded.
+    index = best_other - mine + chances.shape[1] - 1
+    chance = chances[CHANCE, as_index(still_open), as_index(index if index >= 0 else 0)]
+    return 0.0 if best_other == 0 else chance
+
+
+@jit_inline
+def denied(chances, mine, best_other, still_open):
+    """How much one more of our slices lowers ``rival_chance``: the majority it denies.
+
+    With tied majorities scoring for everyone tied, taking the lead from a tie gains
+    nothing for our own chance once the kind is settled, but takes the points from the
+    rival; win-seeking play counts that (RULES.md section 1, Scoring).
+    """
+    return (rival_chance(chances, mine, best_other, still_open)
+            - rival_chance(chances, mine + 1, best_other, still_open))
+
+
+@jit_inline
 def slice_choice(params, chances, mine, best_other, still_open, value, cream):
-    """Greedy choice for one slice: ``(gain, eat)``; eat when that gains at least as much."""
+    """Greedy choice for one slice: ``(gain, eat)``; eat when that gains at least as much.
+
+    Collecting gains the rise of our majority chance (``collect_weight``) and the fall of
+    the best rival's (``deny_weight``), each times the kind's majority value.
+    """
     eat_gain = params[EAT_WEIGHT] * cream
-    collect_gain = params[COLLECT_WEIGHT] * value * chance_rise(chances, mine, best_other,
-                                                                still_open)
+    # Written so that with deny_weight 0 the sum is the own-chance term to the last bit.
+    collect_gain = (params[COLLECT_WEIGHT] * value * chance_rise(chances, mine, best_other,
+                                                                 still_open)
+                    + params[DENY_WEIGHT] * value * denied(chances, mine, best_other,
+                                                           still_open))
     eat = eat_gain >= collect_gain
     return (eat_gain if eat else collect_gain), eat
 
@@ -278,7 +314,8 @@ def _no_decline_beats(params, seat, collected_cream, best_value):
         cream = collected_cream[seat, kind]
         most_cream = cream if cream > most_cream else most_cream
     bound = params[EAT_WEIGHT] * most_cream - params[DECLINE_THRESHOLD]
-    return (params[EAT_WEIGHT] >= 0.0) & (params[COLLECT_WEIGHT] >= 0.0) & (bound <= best_value)
+    return ((params[EAT_WEIGHT] >= 0.0) & (params[COLLECT_WEIGHT] >= 0.0)
+            & (params[DENY_WEIGHT] >= 0.0) & (bound <= best_value))
 
 
 @jit_inline
@@ -292,10 +329,13 @@ def best_decline(params, chances, seat, view, rules, scratch):
     best_kind = -1
     best_gain = 0.0
     for kind in range(collected.shape[1]):
-        mine = collected[seat, kind]
-        chance = majority_chance(chances, mine, rivals[kind], still_open[kind])
+        mine, rival, left = collected[seat, kind], rivals[kind], still_open[kind]
+        # Eating the pile gives up our chance and hands the rival its chance against none.
+        handed = rival_chance(chances, 0, rival, left) - rival_chance(chances, mine, rival, left)
         gain = (params[EAT_WEIGHT] * collected_cream[seat, kind]
-                - params[COLLECT_WEIGHT] * majority_value[kind] * chance)
+                - params[COLLECT_WEIGHT] * majority_value[kind]
+                * majority_chance(chances, mine, rival, left)
+                - params[DENY_WEIGHT] * majority_value[kind] * handed)
         # Bitwise, not short-circuit, logic and conditional moves: no branch to mispredict.
         better = (mine > 0) & ((best_kind < 0) | (gain > best_gain))
         best_kind = kind if better else best_kind

@@ -6,9 +6,12 @@ its own parts: the reference engine's ``game_result`` and ``format_replay``, its
 strategies, and the words for its seats (``first waiter``, who ``serves`` each ``cake``).
 """
 
+import dataclasses
 from typing import ClassVar
 
-from cakesim.engine.contract import Game, ResultKind, SeatName, TableSpec
+from cakesim.engine.contract import Game, ResultKind, SeatName, Strategy, TableSpec
+from cakesim.engine.errors import InputError
+from cakesim.tuning.record import TUNED, read_tuned
 
 
 class SlicingGame(Game):
@@ -22,7 +25,43 @@ class SlicingGame(Game):
     round_verb: ClassVar[str] = "leads"
     default_players = 4
     default_strategy = "greedy"
-    bench_strategies: ClassVar[tuple[str, ...]] = ("greedy-balanced", "greedy", "random")
+    bench_strategies: ClassVar[tuple[str, ...]] = ("greedy-balanced", "greedy", "random",
+                                                   TUNED)
+    builtin: ClassVar[dict]
+    """The built-in strategies that do not depend on the player count, by name."""
+    parameters: ClassVar[dict[str, tuple]]
+    """Every weight of the game's strategies: ``name -> (default, range, meaning)``."""
+    tuning_base = "greedy-balanced"
+
+    def named_strategy(self, name: str, players: int | None = None,
+                       variant: str | None = None):
+        """A built-in strategy, or ``tuned``: the shipped tuned strategy for ``players``
+        (and ``variant``, if it is one of ``tuned_variants``; else the base variant's)."""
+        if name == TUNED:
+            if players is None:
+                raise InputError("strategy", name, "the tuned strategy is tuned for each "
+                                                   "player count: give the players")
+            tuned_for = variant if variant in self.tuned_variants else self.variants[0]
+            return read_tuned(self, players, tuned_for)
+        if name not in self.builtin:
+            raise InputError("strategy", name, f"unknown strategy; built in: "
+                                               f"{', '.join(self.strategy_names)}")
+        return self.builtin[name]
+
+    def weights_of(self, strategy: Strategy) -> dict[str, float]:
+        """Every weight of ``strategy`` by name, defaults filled in."""
+        return {n: float(v) for n, v in zip(self.parameters, strategy.params, strict=True)}
+
+    def with_weights(self, strategy: Strategy, name: str, weights: dict[str, float]):
+        """``strategy`` renamed, with ``weights`` replacing some of its weights."""
+        return dataclasses.replace(strategy, name=name, weights=tuple(
+            (self.weights_of(strategy) | weights).items()))
+
+    def strategy_table(self, strategy: Strategy) -> dict:
+        """The codes (every field but the name and weights) and every weight."""
+        codes = {f.name: getattr(strategy, f.name) for f in dataclasses.fields(strategy)
+                 if f.name not in ("name", "weights")}
+        return codes | self.weights_of(strategy)
 
     def rounds(self, table: TableSpec) -> int:
         """How many rounds (cakes, pizzas) a game has at ``table``."""
@@ -61,7 +100,7 @@ class SlicingGame(Game):
 
     def bench_tables(self, rules) -> list[tuple[str, TableSpec]]:
         """The benchmark's tables: each bench strategy at every seat, every player count."""
-        return [(name, self.table(rules, players, [self.named_strategy(name)] * players))
+        return [(name, self.table(rules, players, [self.named_strategy(name, players)] * players))
                 for name in self.bench_strategies
                 for players in range(rules.min_players, rules.max_players + 1)]
 
@@ -75,7 +114,7 @@ class SlicingGame(Game):
                **options: str) -> str:
         """The reference engine's move log of game ``index`` of ``seed``, as text."""
         players, variant = players or self.default_players, variant or self.variants[0]
-        chosen = self.named_strategy(strategy or self.default_strategy)
+        chosen = self.named_strategy(strategy or self.default_strategy, players, variant)
         result = self.game_result(rules.for_table(players, variant), [chosen] * players, seed,
                                   index, False)
         header = (f"{self.title}: seed {seed}, game {index}, {players} players, {variant} "

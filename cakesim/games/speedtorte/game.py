@@ -63,7 +63,11 @@ class Speedtorte(Game):
 
     load_rules = staticmethod(load_rules)
     parse_strategy = staticmethod(parse_strategy)
-    named_strategy = staticmethod(named_strategy)
+
+    def named_strategy(self, name: str, players: int | None = None,
+                       variant: str | None = None) -> Baker:
+        """A built-in baker (the same at every player count)."""
+        return named_strategy(name)
 
     def table(self, rules: RuleSet, players: int, strategies: list[Baker],
               variant: str | None = None, duplicate: bool = False, label: str = "",

@@ -52,7 +52,8 @@ class HighCard(Game):
         spec.only(["threshold"])
         return Strategy(name, spec.int_in("threshold", 0, 101, 0))
 
-    def named_strategy(self, name: str) -> Strategy:
+    def named_strategy(self, name: str, players: int | None = None,
+                       variant: str | None = None) -> Strategy:
         """``keep`` or ``redraw``."""
         if name not in BUILTIN:
             raise InputError("strategy", name, f"unknown; built in: {', '.join(BUILTIN)}")

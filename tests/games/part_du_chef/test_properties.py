@@ -14,12 +14,18 @@ from cakesim.games.part_du_chef.reference import (
     deal_game,
     score_sheet,
 )
-from cakesim.games.part_du_chef.strategies import named_strategy, strategy_arrays
+from cakesim.games.part_du_chef.strategies import PARAMETERS, strategy_arrays
 from cakesim.games.slicing.tabletop import WIN_UNITS
-from tests.games.part_du_chef.conftest import GAME, RULES, reference_result, table_of
+from tests.games.part_du_chef.conftest import (
+    GAME,
+    RULES,
+    STRATEGY_NAMES,
+    reference_result,
+    table_of,
+)
 
 KINDS = len(RULES.kinds)
-CHEAP = ("random", "greedy-balanced", "hoarder", "glutton")
+CHEAP = ("random", "greedy-balanced", "hoarder", "glutton", "greedy-deny")
 
 tables = st.builds(
     lambda players, variant, name, seed, game: (table_of(players, variant, (name,)), seed,
@@ -75,9 +81,9 @@ piles = st.integers(2, 5).flatmap(lambda p: st.lists(
 def test_a_finisher_steals_exactly_one_slice_of_its_kind_from_an_opponent_who_had_one(
         kept, kind, thief):
     players = len(kept)
-    strategy = named_strategy("random" if thief == "random" else "greedy")
+    strategy = GAME.named_strategy("random" if thief == "random" else "greedy")
     if thief == "score-leader":
-        strategy = named_strategy("thief-leader")
+        strategy = GAME.named_strategy("thief-leader")
     game = Game(RULES.for_table(players), deal_game(RULES.for_table(players), 1, 0),
                 [strategy] * players, np.zeros(2, np.uint64))
     for player, row in zip(game.players, kept, strict=True):
@@ -143,5 +149,6 @@ def test_every_player_tied_for_most_scores_the_kind(kept):
 
 
 def test_strategy_arrays_have_one_row_per_player():
-    codes, params = strategy_arrays([named_strategy(n) for n in GAME.strategy_names])
-    assert codes.shape == (6, 4) and params.shape[0] == 6
+    codes, params = strategy_arrays([GAME.named_strategy(n, 3) for n in STRATEGY_NAMES])
+    assert codes.shape == (len(STRATEGY_NAMES), 4)
+    assert params.shape == (len(STRATEGY_NAMES), len(PARAMETERS))

@@ -5,7 +5,7 @@ import pytest
 
 from cakesim.games.part_du_chef.reference import Game, Slice, deal_game, score_sheet
 from cakesim.games.part_du_chef.rules import load_rules
-from cakesim.games.part_du_chef.strategies import named_strategy
+from cakesim.games.part_du_chef.strategies import BUILTIN
 
 RULES = load_rules()
 M, R, F, V, T, PEPPER, BURNT = range(7)
@@ -13,7 +13,7 @@ M, R, F, V, T, PEPPER, BURNT = range(7)
 
 def game_of(players, strategy="greedy", variant="base"):
     table = RULES.for_table(players, variant)
-    return Game(table, deal_game(table, 1, 0), [named_strategy(strategy)] * players,
+    return Game(table, deal_game(table, 1, 0), [BUILTIN[strategy]] * players,
                 np.zeros(2, np.uint64))
 
 

@@ -5,14 +5,15 @@ from cakesim.games.piece_o_cake.reference import play_game
 
 GAME = game_named("piece-o-cake")
 RULES = GAME.load_rules()
-STRATEGY_NAMES = ("random", "greedy", "greedy-balanced")
+STRATEGY_NAMES = GAME.strategy_names
+"""Every named strategy, the tuned ones (read per player count) included."""
 
 
 def table_of(players, variant="base", names=("greedy",), duplicate=False, rules=RULES):
     """A table with the named built-in strategies (one name, or one per seat)."""
     names = list(names) * players if len(names) == 1 else list(names)
-    return GAME.table(rules, players, [GAME.named_strategy(n) for n in names], variant,
-                      duplicate)
+    return GAME.table(rules, players, [GAME.named_strategy(n, players, variant) for n in names],
+                      variant, duplicate)
 
 
 def reference_result(table, seed, game):

@@ -19,7 +19,7 @@ def test_kernel_matches_reference(players, variant, strategy):
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_mixed_tables_on_duplicate_deals(players):
-    names = [STRATEGY_NAMES[s % 3] for s in range(players)]
+    names = [STRATEGY_NAMES[s % len(STRATEGY_NAMES)] for s in range(players)]
     assert_parity(table_of(players, "base", names, duplicate=True), seed=5, first=0,
                   games=40 * players)
 
