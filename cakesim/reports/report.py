@@ -112,7 +112,11 @@ def headline(summary: dict) -> str:
     verdict in a word (``disadvantaged``, ``fair``, ...; the report says by how much).
     """
     tables = summary["tables"]
-    primary = [t for t in tables if t["strategies"] == tables[0]["strategies"]]
+
+    def names(table: dict) -> list[str]:
+        # By name: a strategy tuned per player count differs in weights between counts.
+        return [s["name"] for s in table["strategies"]]
+    primary = [t for t in tables if names(t) == names(tables[0])]
     role = tables[0]["seats"][0]["name"]
     parts = []
     for players in sorted({t["players"] for t in primary}):
