@@ -195,9 +195,8 @@ def write_reports_index(root: str | Path | None = None) -> Path:
 
 
 def _cache(cache: bool | str | Path) -> ChunkCache | None:
-    if cache is False:
-        return None
-    return ChunkCache(default_cache_dir() if cache is True else cache)
+    root = _cache_root(cache)
+    return ChunkCache(root) if root is not None else None
 
 
 
@@ -215,10 +214,8 @@ def tune(game: str, players: int | None = None, variant: str | None = None,
     players = players_in_range(players, rules) or g.default_players
     variant = variant or g.variants[0]
     arena = Arena(g, rules, players, variant)
-    store = _cache_root(cache)
     plan = search.Budget(evaluations=budget, rounds=rounds, games=games, confirm=confirm)
-    outcome = search.tune(arena, plan, seed, n_jobs,
-                         progress, store)
+    outcome = search.tune(arena, plan, seed, n_jobs, progress, _cache_root(cache))
     path = Path(out) if out is not None else g.tuned_path(players, variant)
     command = (f"cakesim tune {game} --players {players} --variant {variant} --budget "
                f"{budget} --rounds {rounds} --games {games} --confirm {confirm} "

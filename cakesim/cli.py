@@ -228,6 +228,8 @@ def _reports(args) -> int:
 def _tune(args) -> int:
     from cakesim.api import tune
 
+    if args.out is not None and len(args.players or []) > 1:
+        raise InputError("--out", args.out, "one file holds one tuning: give one --players")
     for players in args.players or [None]:
         path, outcome = tune(args.game, players, args.variant, args.budget, args.rounds,
                              args.games, args.confirm, args.seed, args.n_jobs,

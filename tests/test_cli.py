@@ -106,6 +106,8 @@ def test_replay_prints_a_readable_game():
      "--variant: joker: not played at 2 players; allowed: base"),
     (["exploit", "part-du-chef", "--players", "2", "--strategy", "cheater"],
      "strategy: cheater: unknown strategy; built in: random"),
+    (["tune", "piece-o-cake", "--players", "2", "3", "--out", "both.toml"],
+     "--out: both.toml: one file holds one tuning"),
 ])
 def test_tune_and_exploit_refuse_bad_input(argv, message, capsys):
     assert main([*argv, "--budget", "4", "--games", "20", "--confirm", "20",

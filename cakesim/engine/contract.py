@@ -296,12 +296,12 @@ class Game(ABC):
     """The built-in strategy whose codes a tuner keeps and whose weights it starts from;
     empty when the game's strategies cannot be tuned."""
     tuning_box: ClassVar[dict[str, tuple[float, float]]] = {}
+    """The weights a tuner searches, each within ``(low, high)``; the others keep the
+    base strategy's values."""
     tuned_variants: ClassVar[tuple[str, ...]] = ()
     """The variants with tuned strategies of their own; the others play the base
     variant's (a variant whose decisions the base game already has, e.g. one more slice
     to choose)."""
-    """The weights a tuner searches, each within ``(low, high)``; the others keep the
-    base strategy's values."""
 
     def weights_of(self, strategy: Strategy) -> dict[str, float]:
         """Every weight of ``strategy`` by name, defaults filled in."""

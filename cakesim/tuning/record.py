@@ -39,8 +39,10 @@ def outcome_table(game: Game, outcome: Outcome, command: str) -> dict:
         "strategy": game.strategy_table(outcome.strategy),
         "tuning": {
             "command": command, "cakesim": __version__, "method":
-                f"CMA-ES (cma {cma.__version__}) against a growing population: each "
-                "round's champion joins it; duplicate deals, common random numbers",
+                f"CMA-ES (cma {cma.__version__}), iterated best response: each round a "
+                "champion that leaves every lone member of the population the least, then "
+                "an exploiter of it; both join the population; duplicate deals, common "
+                "random numbers",
             "seed": settings["seed"], "base": settings["base"], **settings["budget"],
             "box": {n: list(b) for n, b in settings["box"].items()},
             "population": members}}
@@ -60,8 +62,8 @@ def write_tuned(game: Game, outcome: Outcome, path: Path, command: str) -> None:
     path.write_text(header + tomli_w.dumps(outcome_table(game, outcome, command)))
 
 
-def read_tuned(game: Game, players: int, variant: str) -> Strategy:
-    """The tuned strategy for ``players`` and ``variant`` (exit 2 if none was shipped)."""
+def _tuned_file(game: Game, players: int, variant: str) -> Table:
+    """The tuned strategy file for ``players`` and ``variant`` (exit 2 if none was shipped)."""
     path = game.tuned_path(players, variant)
     if not path.exists():
         raise InputError("strategy", TUNED, f"{game.name} has no tuned strategy for "
@@ -69,17 +71,22 @@ def read_tuned(game: Game, players: int, variant: str) -> Strategy:
                                             f"`cakesim tune {game.name} --players {players}`")
     data = Table(read_toml(path, "tuned strategy"), shown_path(path))
     data.only(["strategy", "tuning"])
-    return game.parse_strategy(TUNED, data.sub("strategy"))
+    return data
+
+
+def read_tuned(game: Game, players: int, variant: str) -> Strategy:
+    """The tuned strategy for ``players`` and ``variant`` (exit 2 if none was shipped)."""
+    return game.parse_strategy(TUNED, _tuned_file(game, players, variant).sub("strategy"))
 
 
 def tuned_population(game: Game, players: int, variant: str) -> dict[str, Strategy]:
     """The members of the shipped tuning's population (exploiters, champions), by name
     (``tuned: exploiter 2``); none when the game has no tuned strategy there."""
-    path = game.tuned_path(players, variant)
-    if not game.tuning_base or not path.exists():
+    if not game.tuning_base or not game.tuned_path(players, variant).exists():
         return {}
-    base = game.strategy_table(read_tuned(game, players, variant))
-    tuning = Table(read_toml(path, "tuned strategy"), shown_path(path)).sub("tuning")
+    data = _tuned_file(game, players, variant)
+    base = game.strategy_table(game.parse_strategy(TUNED, data.sub("strategy")))
+    tuning = data.sub("tuning")
     found = {}
     for index, entry in enumerate(tuning.get("population", list)):
         member = Table(entry, tuning.source, f"tuning.population[{index}]")

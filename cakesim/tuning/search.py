@@ -58,7 +58,7 @@ class Budget:
     evaluations: int = 3_000
     """Candidates measured, over all searches (two per round: champion and exploiter)."""
     rounds: int = 6
-    """Champion and exploiter searches."""
+    """Rounds, each a champion search and an exploiter search."""
     games: int = 4_000
     """Games per candidate measurement (a champion candidate: half as many against each
     member of the population)."""
@@ -260,12 +260,11 @@ def most_robust(arena: Arena, champions: list[Member], members: list[Member], se
     """The champion whose field leaves the strongest other member the least, measured on
     fresh deals: the last champion has resisted every earlier exploiter, but the last
     exploiter was searched against it alone."""
-    worst = []
-    for champion in champions:
-        others = [m for m in members if m is not champion]
-        wins = measure(arena, [(m.strategy, champion.strategy) for m in others], seed, games,
-                       n_jobs)
-        worst.append(max(float(w.mean()) for w in wins))
+    # One measurement of every pairing, so that all of them share the worker pool.
+    pairs = [(c, m) for c in champions for m in members if m is not c]
+    wins = measure(arena, [(m.strategy, c.strategy) for c, m in pairs], seed, games, n_jobs)
+    worst = [max(float(w.mean()) for (c, _), w in zip(pairs, wins, strict=True)
+                 if c is champion) for champion in champions]
     return champions[int(np.argmin(worst))]
 
 
@@ -303,10 +302,10 @@ def tune(arena: Arena, budget: Budget, seed: int, n_jobs: int = -1, progress: bo
     tuned = game.with_weights(base, "tuned", game.weights_of(chosen.strategy))
     population = [m for m in (*lone, *champions) if m is not chosen]
     confirm_seed = derived_seed(seed, 2)
-    against = measure(arena, [(m.strategy, tuned) for m in population], confirm_seed,
-                      budget.confirm, n_jobs)
-    alone = measure(arena, [(tuned, m.strategy) for m in population], confirm_seed,
-                    budget.confirm, n_jobs)
+    both = measure(arena, [(m.strategy, tuned) for m in population]
+                   + [(tuned, m.strategy) for m in population], confirm_seed, budget.confirm,
+                   n_jobs)
+    against, alone = both[:len(population)], both[len(population):]
     return Outcome(tuned, population, [share_of(w) for w in against],
                    [share_of(w) for w in alone], [seat_shares(w) for w in against],
                    arena.fair, settings)
