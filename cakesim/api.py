@@ -80,7 +80,8 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
                    n_jobs: int = -1, out: str | Path | None = None,
                    progress: bool = True, write: bool = True,
                    cache: bool | str | Path = True, backend_name: str = "loky",
-                   scheduler: str | None = None, sample_size: bool = True) -> ExperimentResult:
+                   scheduler: str | None = None, sample_size: bool = True,
+                   skill_games: int | None = None) -> ExperimentResult:
     """Run every table of an experiment and (unless ``write`` is false) write its report.
 
     ``cache`` (true: ``$CAKESIM_CACHE`` or ``.cakesim-cache``; or a folder) keeps finished
@@ -88,7 +89,7 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
     ``dask`` with a ``scheduler`` address runs the chunks on a Dask cluster. With
     ``sample_size`` (and a ``[plan]`` section) the report gets the planner's pilot run.
     """
-    experiment = load_experiment(str(path), games, seed)
+    experiment = load_experiment(str(path), games, seed, skill_games=skill_games)
     store = _cache(cache)
     plan = None
     with backend(backend_name, scheduler):
@@ -98,7 +99,7 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
                                         strict=True)]
         if write and sample_size and experiment.plan is not None:
             question = Question(half_width=experiment.plan.half_width)
-            plan = plan_tables(experiment.tables, question, experiment.plan.games,
+            plan = plan_tables(_own_tables(experiment), question, experiment.plan.games,
                                experiment.seed, n_jobs, progress)
         sections = analyse_sections(experiment, runs, n_jobs) if write else {}
     report = None
@@ -108,6 +109,8 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
                    f"--seed {experiment.seed}")
         if games is not None:
             command += f" --games {games}"
+        if skill_games is not None:
+            command += f" --skill-games {skill_games}"
         report = write_report(experiment, runs, out, command, plan, sections)
     return ExperimentResult(experiment, runs, report, plan)
 
@@ -132,7 +135,14 @@ def plan(path: str | Path, half_width: float | None = None, effect: float | None
         raise ValueError("give exactly one of half_width and effect")
     games = pilot_games or (experiment.plan.games if experiment.plan else 4000)
     question = Question(half_width=half_width, effect=effect, power=power)
-    return plan_tables(experiment.tables, question, games, experiment.seed, n_jobs, progress)
+    return plan_tables(_own_tables(experiment), question, games, experiment.seed, n_jobs,
+                       progress)
+
+
+def _own_tables(experiment) -> list:
+    """The experiment's own tables: the sample-size plan leaves out the rows a section
+    added (the skill ladder's), whose size the section sets."""
+    return [t for t in experiment.tables if t.label not in experiment.section_tables]
 
 
 def sprt(path: str | Path, table: str, seat: int = 0, delta: float = 0.02,
@@ -246,7 +256,8 @@ def exploit(game: str, strategies: list[str], players: list[int], budget: int = 
         arena = Arena(g, rules, players_in_range(count, rules), g.variants[0])
         targets = [g.named_strategy(name, count) for name in strategies]
         # Every named strategy, and the strong players the tuning met, start the search.
-        starts = ({n: g.named_strategy(n, count) for n in g.strategy_names}
+        starts = ({n: g.named_strategy(n, count) for n in g.strategy_names
+                   if n not in g.search_strategies}
                   | tuned_population(g, count, g.variants[0]))
         for target in targets:
             results.append(best_response(arena, target, starts, plan, seed, n_jobs,

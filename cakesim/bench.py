@@ -19,7 +19,8 @@ tables (``Game.bench_tables``, chosen by the game; ``--game NAME`` benches one g
 A game may set speed targets for some strategies' tables (``Game.bench_targets``: games/s
 per core and the kernel/reference ratio, perhaps at one player count); those rows say
 PASS or MISS, the others are
-reported for information. ``--quick`` is a smoke
+reported for information. Tables with search players also show the moves the search
+decides per second (``Game.searched_moves`` per game: cuts and choices). ``--quick`` is a smoke
 test with few games. The exit status is 1 if any kernel/reference mismatch is found, else 0.
 """
 
@@ -71,6 +72,8 @@ class Row:
     same_games_rate: float
     """The kernel's games/s on the reference's games."""
     mismatches: int
+    searched_moves: int
+    """Moves per game made by search players (``Game.searched_moves``)."""
     target: BenchTarget | None = None
     """The game's speed target, when this row's strategy has one."""
 
@@ -155,7 +158,7 @@ def measure(benched: list[tuple], settings: Settings) -> list[Row]:
         print(f"  timed round {round_number + 1} of {settings.repeats}", file=sys.stderr,
               flush=True)
     return [Row(game.name, strategy, table.players, n, max(r), statistics.median(r),
-                r_games, r_rate, same_rate, mismatches,
+                r_games, r_rate, same_rate, mismatches, game.searched_moves(table),
                 _target(game, strategy, table.players))
             for (game, strategy, table), n, r, (r_games, r_rate, mismatches, same_rate)
             in zip(benched, games, rates, checked, strict=True)]
@@ -164,14 +167,16 @@ def measure(benched: list[tuple], settings: Settings) -> list[Row]:
 def format_table(rows: list[Row]) -> str:
     """The results as a plain, aligned text table."""
     header = ("game", "strategy", "P", "kernel games/s", "median", "timed games", "ref games/s",
-              "ref games", "kernel on ref games/s", "kernel/ref", "mismatches", "target")
+              "ref games", "kernel on ref games/s", "kernel/ref", "mismatches",
+              "search moves/s", "target")
     lines = [(r.game, r.strategy, str(r.players), f"{r.kernel_rate:,.0f}",
               f"{r.kernel_median:,.0f}", f"{r.kernel_games:,}",
               f"{r.reference_rate:,.1f}", str(r.reference_games), f"{r.same_games_rate:,.0f}",
-              f"{r.ratio:,.1f}x",
-              str(r.mismatches), r.status) for r in rows]
+              f"{r.ratio:,.1f}x", str(r.mismatches),
+              f"{r.kernel_rate * r.searched_moves:,.0f}" if r.searched_moves else "",
+              r.status) for r in rows]
     widths = [max(len(line[i]) for line in (header, *lines)) for i in range(len(header))]
-    left = {0, 1, 11}
+    left = {0, 1, 12}
 
     def render(cells: tuple[str, ...]) -> str:
         """One line, text columns left-aligned and numbers right-aligned."""

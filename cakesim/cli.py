@@ -35,6 +35,9 @@ def _parser() -> argparse.ArgumentParser:
     run = commands.add_parser("run", help="run an experiment and write its report")
     run.add_argument("experiment", help="experiment name (experiments/NAME.toml) or a path")
     run.add_argument("--games", type=positive, help="games per table (overrides the file)")
+    run.add_argument("--skill-games", type=positive,
+                     help="at most this many games per skill row (a quick look: search "
+                          "players at every seat play slowly)")
     run.add_argument("--n-jobs", type=jobs, default=-1,
                      help="worker processes (-1: all cores, -2: all but one)")
     run.add_argument("--seed", type=natural, help="seed (overrides the file)")
@@ -160,7 +163,7 @@ def _run(args) -> int:
     result = run_experiment(args.experiment, games=args.games, seed=args.seed,
                             n_jobs=args.n_jobs, out=args.out, progress=not args.quiet,
                             cache=not args.no_cache, backend_name=args.backend,
-                            scheduler=args.scheduler)
+                            scheduler=args.scheduler, skill_games=args.skill_games)
     if result.chunks_reused:
         print(f"reused {result.chunks_reused} of {result.chunks} chunks from the cache",
               file=sys.stderr)

@@ -6,8 +6,10 @@ every combination, skipping variants the rule set does not define for a player c
 (the report says which). Its strategies are ``seats`` (one strategy at every seat, or
 one per seat), ``round_robin`` (every group of different strategies) or ``against_field``
 (each strategy alone against a field of every other): the last two are the tables of a
-strategy ladder. Unknown keys, wrong types and impossible rule sets are errors naming
-the file and the key.
+strategy ladder. Sections add analyses (``[ladder]``, ``[contrasts]``, a game's own);
+``[skill]`` adds tables too, the headline tables re-played at every strength of a skill
+ladder (by default when the game has one). Unknown keys, wrong types and impossible rule
+sets are errors naming the file and the key.
 """
 
 import itertools
@@ -20,12 +22,14 @@ from cakesim.engine.project import experiments_dir, find_root
 from cakesim.engine.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS
 from cakesim.engine.tables import Table, read_toml
 from cakesim.games import GAMES, game_named
-from cakesim.reports import contrasts, ladder
+from cakesim.reports import contrasts, ladder, skill
 from cakesim.stats.intervals import MARGIN
 from cakesim.stats.sprt import SprtClaim, parse_claim
 
-SHARED_SECTIONS: dict[str, Section] = {"ladder": ladder, "contrasts": contrasts}
-"""Analyses any experiment of a game with seats (``ResultKind.SEATS``) may ask for."""
+SHARED_SECTIONS: dict[str, Section] = {"ladder": ladder, "contrasts": contrasts,
+                                       "skill": skill}
+"""Analyses any experiment of a game with seats (``ResultKind.SEATS``) may ask for; the
+skill ladder is asked for by default when the game has one (``Game.skill_ladder``)."""
 
 
 @dataclass(frozen=True)
@@ -71,14 +75,17 @@ class Experiment:
     ci: CiSize | None = None
     plan: PilotPlan | None = None
     sections: dict = field(default_factory=dict)
-    """Analyses the file asks for (``[ladder]``, Speedtorte's ``[budgets]``): name ->
-    parsed question."""
+    """Analyses the file asks for (``[ladder]``, Speedtorte's ``[budgets]``), and the skill
+    ladder unless turned off: name -> parsed question."""
     analyses: dict[str, Section] = field(default_factory=dict)
     """The module that analyses and reports each of ``sections``."""
     margin: float = MARGIN
     """Fairness margin of the verdicts: a seat within this of its fair share is fair."""
     controls: tuple[str, ...] = ()
     """Labels of control tables (e.g. random play): reported as controls."""
+    section_tables: tuple[str, ...] = ()
+    """Labels of the tables a section added (the ``[skill]`` rows): run, cached and gated
+    like the others, but reported by their section, not as tables of the experiment."""
 
     def table_named(self, label: str) -> TableSpec:
         """The table labelled ``label``; an InputError lists the labels there are."""
@@ -112,10 +119,13 @@ def experiment_paths() -> list[Path]:
 
 
 def load_experiment(name_or_path: str, games: int | None = None,
-                    seed: int | None = None, ci: bool = False) -> Experiment:
+                    seed: int | None = None, ci: bool = False,
+                    skill_games: int | None = None) -> Experiment:
     """Read and validate an experiment; ``games``/``seed`` override the file's values.
 
     With ``ci``, the experiment is sized by its ``[ci]`` section (games and seed).
+    ``skill_games`` caps the games of each skill row (a small run: search players at every
+    seat cost hundreds of games' time each).
     """
     path = find_experiment(name_or_path)
     config = read_toml(path, "experiment")
@@ -155,25 +165,32 @@ def load_experiment(name_or_path: str, games: int | None = None,
     if not tables.tables:
         raise top.error("tables", "every table was skipped: "
                                   + "; ".join(dict.fromkeys(tables.skipped)))
+    # A section's own runs (e.g. sensitivity) never play more games than a table does.
+    sections = {name: module.parse(top.sub(name)).at_most(default_games)
+                for name, module in analyses.items() if name in top.data}
+    if "skill" in analyses and "skill" not in top.data and game.skill_ladder:
+        # On by default: whether the answer holds for weak and strong players alike.
+        sections["skill"] = skill.parse(top.sub("skill", {})).at_most(default_games)
+    if skill_games is not None and "skill" in sections:
+        sections["skill"] = sections["skill"].at_most(skill_games)
+    keep_rows = head.int_in("keep_rows", 0, 10**9, DEFAULT_KEEP_ROWS)
+    added = _skill_rows(game, rules, tables, sections, ci, head, keep_rows)
     labels = [t.label for t in tables.tables]
     twice = sorted({label for label in labels if labels.count(label) > 1})
     if twice:
         # Reports, contrasts and the regression gate name tables by label.
         raise top.error("tables", f"two tables are labelled {twice[0]!r}; give one entry "
                                   "a label (label = \"...\")")
-    # A section's own runs (e.g. sensitivity) never play more games than a table does.
-    sections = {name: module.parse(top.sub(name)).at_most(default_games)
-                for name, module in analyses.items() if name in top.data}
     experiment = Experiment(
         path=path, name=head.get("name", str, path.stem), title=head.get("title", str, ""),
         question=head.get("question", str, ""), game=game, seed=seed, games=default_games,
-        chunk_size=head.int_in("chunk_size", 1, 10**8, DEFAULT_CHUNK),
-        keep_rows=head.int_in("keep_rows", 0, 10**9, DEFAULT_KEEP_ROWS),
+        chunk_size=head.int_in("chunk_size", 1, 10**8, DEFAULT_CHUNK), keep_rows=keep_rows,
         rules_source=rules.source, tables=tables.tables, table_games=tables.games,
         skipped=tables.skipped, config=config, ci=ci_size,
         margin=head.number_in("margin", 0.0, 0.5, MARGIN), controls=tuple(tables.controls),
         plan=_pilot_plan(top) if "plan" in top.data else None, sections=sections,
-        analyses={name: analyses[name] for name in sections})
+        analyses={name: analyses[name] for name in sections},
+        section_tables=tuple(t.label for t in added))
     for index, claim in enumerate(ci_size.sprt if ci_size else ()):
         where = Table({}, str(path), f"ci.sprt[{index}]")
         if claim.table not in {t.label for t in experiment.tables}:
@@ -181,6 +198,35 @@ def load_experiment(name_or_path: str, games: int | None = None,
                                        f"{', '.join(t.label for t in experiment.tables)}")
         claim.check_table(experiment.table_named(claim.table), where.error)
     return experiment
+
+
+def _skill_rows(game: Game, rules: RuleSet, tables: "_Tables", sections: dict, ci: bool,
+                head: Table, keep_rows: int) -> list[TableSpec]:
+    """Place the skill section's rows among ``tables``, sized for ``ci``; the new tables.
+
+    The section is dropped from ``sections`` when it is disabled.
+    """
+    question = sections.pop("skill", None)
+    if question is None or not question.enabled:
+        return []
+    question, added = skill.add_rows(question.sized(ci), game, rules, tables.tables)
+    for table in added:
+        tables.tables.append(table)
+        tables.games.append(question.games)
+    # Games are played in whole deals: a table's count rounds up to them.
+    played = {t.label: -(-count // t.games_per_deal) * t.games_per_deal
+              for t, count in zip(tables.tables, tables.games, strict=True)}
+    for label in question.mixed_tables():
+        if played[label] > keep_rows:
+            # A mixed row's first-seat gain needs the game in which each deal seats its
+            # player first: a per-game row, kept for the first keep_rows games only.
+            raise head.error(
+                "keep_rows", f"{keep_rows} is too few for the [skill] table {label!r}: its "
+                             f"first-seat gain needs every game's row; allowed: at least "
+                             f"{played[label]}, or [skill] mixed = false")
+    # Last, so that the experiment's own sections come first in the report.
+    sections["skill"] = question
+    return added
 
 
 def _rules(game: Game, head: Table, path: Path) -> RuleSet:

@@ -60,6 +60,9 @@ cutter = "random"
 chooser = "greedy"
 cutter = "random"
 
+[skill]
+enabled = false
+
 [[tables]]
 players = {players}
 {seating}
@@ -127,6 +130,9 @@ games = 100
 builtin = "tuned"
 {extra}
 
+[skill]
+enabled = false
+
 [[tables]]
 players = [2, 4]
 seats = "t"
@@ -172,3 +178,128 @@ def test_bad_builtin_strategies_exit_2_naming_the_key(tmp_path, capsys, extra, k
     assert main(["run", str(path), "--quiet", "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert "builtin.toml" in err and key in err and message in err
+
+
+SKILL = """
+[experiment]
+game = "piece-o-cake"
+seed = 1
+games = 2000
+{head}
+
+[ci]
+games = 900
+seed = 2
+level = 0.01
+
+[strategies.tuned]
+builtin = "tuned"
+
+[strategies.random]
+chooser = "random"
+cutter = "random"
+
+[[tables]]
+players = [3, 4]
+seats = "tuned"
+
+[[tables]]
+label = "random control"
+control = true
+players = 3
+seats = "random"
+{skill}
+"""
+
+
+def _skill(tmp_path, skill='[skill]\nstrengths = ["random", "greedy", "tuned"]', head=""):
+    path = tmp_path / "skill.toml"
+    path.write_text(SKILL.format(skill=skill, head=head))
+    return path
+
+
+def test_skill_rows_are_tables_of_the_run_and_reuse_tables_that_play_them(tmp_path):
+    experiment = load_experiment(str(_skill(tmp_path)))
+    question = experiment.sections["skill"]
+    # 4000 games a row by default, but never more than a table of the experiment plays.
+    assert list(experiment.analyses) == ["skill"] and question.games == 2000
+    three, four = question.settings
+    assert (three.name, three.headline, four.headline) == ("3P base", "3P base tuned",
+                                                           "4P base tuned")
+    # Random and tuned at every seat are tables of the experiment already.
+    assert three.uniform == (("random", "3P base random control"),
+                             ("greedy", "3P base · skill greedy"), ("tuned", "3P base tuned"))
+    assert [(s, label) for s, label, _ in four.mixed] == [
+        ("random", "4P base · mixed random vs tuned"),
+        ("greedy", "4P base · mixed greedy vs tuned")]
+    added = {t.label: (t, games) for t, games in zip(experiment.tables, experiment.table_games,
+                                                    strict=True)
+             if t.label in experiment.section_tables}
+    assert sorted(added) == sorted(experiment.section_tables) and len(added) == 1 + 2 + 2 + 2
+    mixed, games = added["4P base · mixed greedy vs tuned"]
+    assert mixed.duplicate and games == 2000
+    assert [s.name for s in mixed.strategies] == ["greedy", "tuned", "tuned", "tuned"]
+    assert mixed.strategies[1] == mixed.game.named_strategy("tuned", 4)
+    assert not added["3P base · skill greedy"][0].duplicate  # as its headline table
+
+
+def test_skill_rows_are_sized_by_ci_and_by_a_games_override(tmp_path):
+    path = _skill(tmp_path, '[skill]\nstrengths = ["greedy", "tuned"]\nci_games = 300')
+    ci = load_experiment(str(path), ci=True)
+    assert {g for t, g in zip(ci.tables, ci.table_games, strict=True)
+            if t.label in ci.section_tables} == {300}
+    small = load_experiment(str(path), games=200)
+    assert set(small.table_games) == {200}
+    assert small.sections["skill"].games == 200
+
+
+def test_skill_is_on_by_default_when_the_game_has_a_skill_ladder(tmp_path, monkeypatch):
+    path = _skill(tmp_path, "")
+    game = load_experiment(str(path)).game
+    assert game.skill_ladder == ("random", "greedy", "tuned", "search", "search-deep")
+    monkeypatch.setattr(type(game), "skill_ladder", ())
+    assert "skill" not in load_experiment(str(path)).sections
+    with pytest.raises(InputError, match="piece-o-cake has no skill ladder"):
+        load_experiment(str(_skill(tmp_path, "[skill]")))
+    monkeypatch.setattr(type(game), "skill_ladder", ("random", "greedy-balanced", "tuned"))
+    experiment = load_experiment(str(path))
+    question = experiment.sections["skill"]
+    assert question.strengths == ("random", "greedy-balanced", "tuned")
+    assert "4P base · skill greedy-balanced" in experiment.section_tables
+    off = load_experiment(str(_skill(tmp_path, "[skill]\nenabled = false")))
+    assert "skill" not in off.sections and not off.section_tables
+    assert [t.label for t in off.tables] == ["3P base tuned", "4P base tuned",
+                                             "3P base random control"]
+
+
+@pytest.mark.parametrize(("skill", "key", "message"), [
+    ('strengths = ["random", "cleverest"]', "skill.strengths",
+     "'cleverest' is not allowed; allowed values: random, greedy"),
+    ('strengths = ["random", "random"]', "skill.strengths", "names 'random' twice"),
+    ("strengths = []", "skill.strengths", "must not be empty"),
+    ("strengths = [1, 2]", "skill.strengths", "1 is not allowed"),
+    ('strengths = ["random"]\nreference = "cleverest"', "skill.reference",
+     "'cleverest' is not allowed"),
+    ('strengths = ["random"]\ntables = ["4P base tuned", "9P"]', "skill.tables",
+     "no table '9P'; tables: 3P base tuned, 4P base tuned, 3P base random control"),
+    ('strengths = ["random"]\ngames = 0', "skill.games", "out of range"),
+    ('strengths = ["random"]\nmixed = "yes"', "skill.mixed", "must be true or false"),
+    ('strengths = ["random"]\nwisdom = 3', "skill.wisdom", "unknown key; allowed keys: "
+                                                           "strengths, games, ci_games"),
+])
+def test_bad_skill_sections_exit_2_naming_the_key(tmp_path, capsys, skill, key, message):
+    path = _skill(tmp_path, "[skill]\n" + skill)
+    assert main(["run", str(path), "--quiet", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "skill.toml" in err and key in err and message in err
+
+
+def test_mixed_skill_rows_need_every_games_row(tmp_path, capsys):
+    path = _skill(tmp_path, head="keep_rows = 1000")
+    assert main(["run", str(path), "--quiet", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    # 2000 games at 3 players on duplicate deals: 667 whole deals, 2001 games.
+    assert "experiment.keep_rows" in err and "at least 2001" in err
+    path = _skill(tmp_path, '[skill]\nstrengths = ["greedy", "tuned"]\nmixed = false',
+                  head="keep_rows = 1000")
+    assert not load_experiment(str(path)).sections["skill"].mixed_tables()

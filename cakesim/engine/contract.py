@@ -268,6 +268,11 @@ class Game(ABC):
         """The per-game metrics ``table`` reports (some exist only in some variants)."""
         return self.game_metrics
 
+    def searched_moves(self, table: TableSpec) -> int:
+        """Moves per game that search players make at ``table`` (the benchmark's
+        decisions/s); 0 when nobody searches."""
+        return 0
+
     def item_names(self, table: TableSpec) -> list[str]:
         """The names of the per-item columns (e.g. order-card ids); none by default."""
         return []
@@ -275,6 +280,13 @@ class Game(ABC):
     # Strategies ------------------------------------------------------------------------
     strategy_names: ClassVar[tuple[str, ...]]
     """The built-in strategies' names (``named_strategy`` knows each)."""
+    search_strategies: ClassVar[tuple[str, ...]] = ()
+    """Built-in strategies that search at every move: strong but slow, so the tuner and the
+    best-response search never start from them."""
+    skill_ladder: ClassVar[tuple[str, ...]] = ()
+    """Built-in strategy names from weakest to strongest: the strengths an experiment's
+    ``[skill]`` section re-plays its headline tables with, by default (and then without
+    being asked). Empty: the game has no skill ladder (e.g. a cooperative game)."""
 
     @abstractmethod
     def parse_strategy(self, name: str, spec: Table) -> Strategy:

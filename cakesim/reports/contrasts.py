@@ -13,6 +13,7 @@ import numpy as np
 
 from cakesim.engine.errors import InputError
 from cakesim.engine.tables import Table
+from cakesim.reports.text import points
 from cakesim.stats.intervals import paired_difference
 
 
@@ -102,8 +103,7 @@ def markdown(data: dict, plot: None) -> list[str]:
         s, w = c["score"], c["win_share"]
         lines.append(f"| {c['table']} | {c['against']} | {c['player']} | "
                      f"{s['value']:+.2f} [{s['low']:+.2f}, {s['high']:+.2f}] | "
-                     f"{100 * w['value']:+.1f} pp [{100 * w['low']:+.1f}, "
-                     f"{100 * w['high']:+.1f}] |")
+                     f"{points(w)} |")
     return [*lines, ""]
 
 

@@ -19,11 +19,12 @@ def new_figure(rows: int = 1, columns: int = 1, **options) -> tuple[Figure, obje
 
 
 def save_figure(fig: Figure, summary: dict, what: str, path: Path,
-                intervals: bool = True) -> Path:
-    """Title ``fig`` with the experiment, ``what`` it shows and the seed; save it as PNG."""
+                intervals: bool = True, seed: bool = True) -> Path:
+    """Title ``fig`` with the experiment, ``what`` it shows and (unless not ``seed``) the
+    seed; save it as PNG."""
     shown = f"{what}, 95 % intervals" if intervals else what
-    fig.suptitle(f"{summary['title'] or summary['experiment']}: {shown} "
-                 f"(seed {summary['seed']})", fontsize=10)
+    seeded = f" (seed {summary['seed']})" if seed else ""
+    fig.suptitle(f"{summary['title'] or summary['experiment']}: {shown}{seeded}", fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     return path

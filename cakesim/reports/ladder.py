@@ -68,6 +68,8 @@ def analyse(experiment, runs, question: LadderQuestion, n_jobs: int = -1) -> dic
     """Each player count's win matrix with deal-clustered intervals, and its Elo ratings
     with their fit and bootstrap (``by_players``; the smallest count also at top level)."""
     names = question.strategies
+    # The skill rows seat built-in strategies under their own names: not the ladder's.
+    runs = [run for run in runs if run.table.label not in experiment.section_tables]
     present = player_counts(runs, names)
     counts = list(question.players) or [p for p, found in present.items()
                                         if len(found) == len(names)]

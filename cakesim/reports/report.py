@@ -16,31 +16,35 @@ from cakesim.reports.summaries import (
     compare_first_seat,
     compare_game_metric,
     game_summary,
+    headline_tables,
     player_summary,
     seat_summary,
     seat_verdicts,
     verdict_sentence,
 )
-from cakesim.reports.text import percent, plus_minus
+from cakesim.reports.text import percent, plus_minus, points
 
 
 def summarise(experiment, runs) -> dict:
     """Every number the report shows, with intervals, seed, config, file digests and counts.
 
     Seat verdicts are simultaneous over every seat of every table of the report
-    (Bonferroni), at the experiment's fairness margin.
+    (Bonferroni), at the experiment's fairness margin. Tables a section added (the skill
+    rows) are left to their section: they are neither listed nor judged here.
     """
     game = experiment.game
     seats_kind = game.result_kind is ResultKind.SEATS
-    family = sum(run.table.players for run in runs) if seats_kind else 0
+    own = [run for run in runs if run.table.label not in experiment.section_tables]
+    family = sum(run.table.players for run in own) if seats_kind else 0
+    headline_labels = {t.label for t in headline_tables([run.table for run in own])}
     tables = []
-    for run in runs:
+    for run in own:
         t = run.table
         entry = {
             "label": t.label, "players": t.players, "variant": t.variant,
             "options": dict(t.options),
             "duplicate": t.duplicate, "games": run.totals.games, "deals": run.totals.deals,
-            "control": t.label in experiment.controls,
+            "control": t.label in experiment.controls, "headline": t.label in headline_labels,
             "strategies": [{"name": s.name, "description": s.describe(),
                             "resolved": resolved_strategy(s)}
                            for s in dict.fromkeys(t.strategies)],
@@ -58,7 +62,7 @@ def summarise(experiment, runs) -> dict:
         if seats_kind and len({s.name for s in t.strategies}) > 1:
             entry["players_by_strategy"] = player_summary(run)
         tables.append(entry)
-    extra = {"items": game.summarise_items(runs)} if game.item_metrics else {}
+    extra = {"items": game.summarise_items(own)} if game.item_metrics else {}
     return {
         "result_kind": game.result_kind.value, "base_variant": game.variants[0],
         "experiment": experiment.name, "title": experiment.title,
@@ -69,7 +73,7 @@ def summarise(experiment, runs) -> dict:
         "written": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
         "config": experiment.config, "skipped": experiment.skipped,
         "margin": experiment.margin, "verdict_family": family,
-        "tables": tables, "comparisons": _comparisons(game, runs), **extra,
+        "tables": tables, "comparisons": _comparisons(game, own), **extra,
     }
 
 
@@ -112,11 +116,7 @@ def headline(summary: dict) -> str:
     verdict in a word (``disadvantaged``, ``fair``, ...; the report says by how much).
     """
     tables = summary["tables"]
-
-    def names(table: dict) -> list[str]:
-        # By name: a strategy tuned per player count differs in weights between counts.
-        return [s["name"] for s in table["strategies"]]
-    primary = [t for t in tables if names(t) == names(tables[0])]
+    primary = [t for t in tables if t["headline"]]
     role = tables[0]["seats"][0]["name"]
     parts = []
     for players in sorted({t["players"] for t in primary}):
@@ -170,7 +170,9 @@ def write_report(experiment, runs, out: Path, command: str,
     for name, data in (sections or {}).items():
         module = experiment.analyses[name]
         summary.setdefault("sections", {})[name] = data
-        summary["headline"] = module.headline(data)
+        # A supplement (the skill ladder) adds to the answer; it does not replace it.
+        if not getattr(module, "SUPPLEMENT", False):
+            summary["headline"] = module.headline(data)
         extra += module.markdown(data, module.plot(data, runs, summary, out))
     (out / "summary.json").write_text(strict_json(summary))
     report = out / "report.md"
@@ -240,8 +242,7 @@ def _competitive(summary: dict, plot: str) -> list[str]:
         moved = "no detectable change" if d["low"] <= 0 <= d["high"] else (
             "raises it" if d["low"] > 0 else "lowers it")
         lines.append(f"- **{c['table']} against {c['base']}**: the {role}'s win share "
-                     f"changes by {100 * d['value']:+.1f} pp "
-                     f"[{100 * d['low']:+.1f}, {100 * d['high']:+.1f}] "
+                     f"changes by {points(d)} "
                      f"({d['method']}): {moved}.")
     margin = 100 * summary["margin"]
     lines += ["", f"How the verdicts are reached: a seat's gap is its win share minus the "

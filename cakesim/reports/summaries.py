@@ -6,7 +6,9 @@ P rotations are one sample, not P.
 
 import numpy as np
 
+from cakesim.engine.contract import TableSpec
 from cakesim.engine.runner import TableRun
+from cakesim.reports.text import points
 from cakesim.stats.intervals import (
     Estimate,
     by_deal,
@@ -85,8 +87,26 @@ def _seat_sentence(seat: dict, capital: bool = True) -> str:
     role = seat["name"]
     share, gap = seat["win_share"], v["gap"]
     return (f"{role.capitalize() if capital else role} wins {100 * share['value']:.1f} % "
-            f"against a fair {100 * v['fair']:.1f} % (gap {100 * gap['value']:+.1f} pp "
-            f"[{100 * gap['low']:+.1f}, {100 * gap['high']:+.1f}]): {v['phrase']}")
+            f"against a fair {100 * v['fair']:.1f} % (gap {points(gap)}): {v['phrase']}")
+
+
+def strategy_mix(table: TableSpec) -> list[str]:
+    """The names of a table's strategies, each once, in seat order."""
+    return [s.name for s in dict.fromkeys(table.strategies)]
+
+
+def headline_tables(tables: list[TableSpec]) -> list[TableSpec]:
+    """The tables the headline answers for: those of the first table's strategy mix.
+
+    By name: a strategy tuned per player count differs in weights between counts.
+    """
+    return [t for t in tables if strategy_mix(t) == strategy_mix(tables[0])]
+
+
+def first_seat_share(run: TableRun) -> Estimate:
+    """Seat 0's win share at a table, with its 95 % interval by deal."""
+    t = run.totals
+    return _share(t, t.seat_sum, t.seat_sq, 0, run.table.game.win_units)
 
 
 def compare_first_seat(base: TableRun, other: TableRun) -> dict:
@@ -95,10 +115,9 @@ def compare_first_seat(base: TableRun, other: TableRun) -> dict:
     Both tables use the same seed, hence the same deals; when every deal's sums were
     kept the difference is taken deal by deal, otherwise it is unpaired from the sums.
     """
-    game = base.table.game
-    return _difference(base, other, lambda run: _share(
-        run.totals, run.totals.seat_sum, run.totals.seat_sq, 0, game.win_units),
-        lambda run: run.by_deal.seat["win_units"][:, 0] / game.win_units)
+    win_units = base.table.game.win_units
+    return _difference(base, other, first_seat_share,
+                       lambda run: run.by_deal.seat["win_units"][:, 0] / win_units)
 
 
 def compare_game_metric(base: TableRun, other: TableRun, metric: str) -> dict:
@@ -111,12 +130,20 @@ def compare_game_metric(base: TableRun, other: TableRun, metric: str) -> dict:
 
 def _difference(base: TableRun, other: TableRun, estimate, per_deal) -> dict:
     """``estimate(other) - estimate(base)``; paired on the per-deal values when both kept."""
-    if (base.by_deal is not None and other.by_deal is not None
-            and base.by_deal.deals == other.by_deal.deals):
-        a = per_deal(other) / other.totals.games_per_deal
-        b = per_deal(base) / base.totals.games_per_deal
-        return {"method": "paired by deal", **paired_difference(a, b).as_dict()}
-    after, before = estimate(other), estimate(base)
+    kept = base.by_deal is not None and other.by_deal is not None
+    return difference(estimate(other), estimate(base),
+                      per_deal(other) / other.totals.games_per_deal if kept else None,
+                      per_deal(base) / base.totals.games_per_deal if kept else None)
+
+
+def difference(after: Estimate, before: Estimate, after_deals: np.ndarray | None = None,
+               before_deals: np.ndarray | None = None) -> dict:
+    """``after - before``: paired on their per-deal values when both have the same deals,
+    else unpaired (the half-widths added in quadrature); with the method in words."""
+    if (after_deals is not None and before_deals is not None
+            and after_deals.shape == before_deals.shape):
+        return {"method": "paired by deal",
+                **paired_difference(after_deals, before_deals).as_dict()}
     diff = after.value - before.value
     half = np.hypot(after.half_width, before.half_width)
     n = min(after.n, before.n)

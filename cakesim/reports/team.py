@@ -12,7 +12,7 @@ from cakesim.engine.contract import ReportColumn
 from cakesim.engine.runner import TableRun
 from cakesim.reports.figures import new_figure, save_figure
 from cakesim.reports.summaries import game_summary
-from cakesim.reports.text import percent, plus_minus
+from cakesim.reports.text import percent, plus_minus, points
 from cakesim.stats.intervals import win_share
 
 
@@ -62,8 +62,7 @@ def markdown(summary: dict, columns: tuple[ReportColumn, ...]) -> list[str]:
     for c in summary["comparisons"]:
         d = c["win_rate_difference"]
         lines.append(f"- **{c['table']} against {c['base']}**: win rate "
-                     f"{100 * d['value']:+.1f} pp [{100 * d['low']:+.1f}, "
-                     f"{100 * d['high']:+.1f}] ({d['method']}).")
+                     f"{points(d)} ({d['method']}).")
     if summary["comparisons"]:
         lines.append("")
     return lines
@@ -84,11 +83,11 @@ def plot_win_rate(summary: dict, path: Path) -> Path:
         option = _primary(t)
         rest = t["label"].replace(option, "", 1).strip() if option else t["label"]
         series.setdefault(rest, []).append((option, t["win_rate"]))
-    for name, points in series.items():
-        x = [p[0] for p in points]
-        y = [100 * p[1]["value"] for p in points]
-        err = [[100 * max(p[1]["value"] - p[1]["low"], 0) for p in points],
-               [100 * max(p[1]["high"] - p[1]["value"], 0) for p in points]]
+    for name, marks in series.items():
+        x = [p[0] for p in marks]
+        y = [100 * p[1]["value"] for p in marks]
+        err = [[100 * max(p[1]["value"] - p[1]["low"], 0) for p in marks],
+               [100 * max(p[1]["high"] - p[1]["value"], 0) for p in marks]]
         ax.errorbar(x, y, yerr=err, capsize=3, marker="o", label=name)
     ax.set_ylabel("win rate (%)")
     ax.set_ylim(0, 100)

@@ -58,7 +58,7 @@ def _runs(names: list[str], players: list[int], deals: int = 3000, seed: int = 1
     return runs
 
 
-EXPERIMENT = SimpleNamespace(game=FakeGame(), seed=5)
+EXPERIMENT = SimpleNamespace(game=FakeGame(), seed=5, section_tables=())
 NAMES = ("strong", "middle", "weak")
 
 

@@ -264,6 +264,9 @@ label = "clueless"
 players = 3
 seats = ["random", "random", "random"]
 duplicate = true
+
+[skill]
+enabled = false
 """
 
 
@@ -327,6 +330,9 @@ builtin = "random"
 players = [2, 3]
 against_field = ["greedy-balanced", "greedy-deny", "random"]
 duplicate = true
+
+[skill]
+enabled = false
 """
 
 

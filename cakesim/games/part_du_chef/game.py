@@ -63,7 +63,7 @@ class PartDuChef(SlicingGame):
     the base game, so the variant has a tuning of its own."""
     score_file = staticmethod(score_file)
     position_of = staticmethod(end_position)
-    strategy_names = (*BUILTIN, TUNED)
+    strategy_names = (*BUILTIN, TUNED, *SlicingGame.search_budgets)
 
     def game_metrics_of(self, table: TableSpec) -> tuple[str, ...]:
         """The per-game metrics a table reports: La Marianne's only when it is in play."""

@@ -7,12 +7,16 @@ into the preallocated ``Results`` arrays, one row per game.
 
 Everything a function reads travels in a few named bundles (``typing.NamedTuple``s of
 arrays and scalars, which Numba passes like the arrays they hold): ``Rules`` (the table's
-constants), ``Strategies`` (the players'), ``View`` (the game as every player sees it),
-``State`` (the rest of a game in progress), ``Scratch`` (the decision functions' working
-space), ``Sheet`` (the score sheet) and ``Results``. In the encodings below ``P`` is the
-player count, ``K`` the number of pizza kinds, ``n`` the slices of a pizza, ``box`` the
-slices in the box and ``G`` the games of a chunk. Categories: ``0 .. K-1`` the kinds,
-``K`` pepper, ``K + 1`` burnt; seats are numbered in play order, seat 0 the first chef.
+constants), ``Strategies`` (the players'), ``State`` (a game in progress, whose ``View``
+is the game as every player sees it), ``Scratch`` (the decision functions' working
+space), ``Sheet`` (the score sheet), ``Results`` and ``search.SearchSpace`` (the search
+player's working space). In the encodings below ``P`` is the player count, ``K`` the
+number of pizza kinds, ``n`` the slices of a pizza, ``box`` the slices in the box and
+``G`` the games of a chunk. Categories: ``0 .. K-1`` the kinds, ``K`` pepper, ``K + 1``
+burnt; seats are numbered in play order, seat 0 the first chef.
+
+The rule steps themselves are in ``steps.py`` (the game as a machine that pauses at a
+search player's decisions), the search player in ``search.py``.
 """
 
 from functools import cache
@@ -20,30 +24,27 @@ from typing import NamedTuple
 
 import numpy as np
 
-from cakesim.engine.jit import jit, jit_borrowing
+from cakesim.engine.jit import jit, jit_borrowing, jit_inline
 from cakesim.engine.seeding import DEAL_STREAM, DECISION_STREAM, below, game_key, shuffle_in_place
-from cakesim.games.part_du_chef.strategies import (
-    choose_cut,
-    choose_marianne,
-    choose_portion,
-    choose_victim,
+from cakesim.games.part_du_chef.search import SearchSpace, decide
+from cakesim.games.part_du_chef.steps import (
+    EMPTY_STEALS,
+    FINISHERS_EATEN,
+    MARIANNE_PIZZA,
+    STEALS,
+    advance,
+    assign_peppers,
+    score_game,
+    start_game,
 )
-from cakesim.games.slicing.circle import arcs_of_cut, cut_table
+from cakesim.games.slicing.bandit import new_bandit
+from cakesim.games.slicing.circle import cut_table
 from cakesim.games.slicing.cutting import arc_table
-from cakesim.games.slicing.tabletop import (
-    WIN_UNITS,
-    majority_points,
-    reseat,
-    seat_of_deal,
-    split_wins,
-)
+from cakesim.games.slicing.tabletop import WIN_UNITS, reseat, seat_of_deal
 
 __all__ = ["WIN_UNITS", "Results", "Rules", "Scratch", "Sheet", "State", "Strategies", "View",
-           "deal_pizzas", "new_scratch", "new_sheet", "play_games", "score_game", "seat_of_deal",
-           "table_rules"]
-
-MARIANNE_HOLDER = 0
-"""La Marianne goes to the first chef (RULES.md s2), seat 0."""
+           "assign_peppers", "deal_pizzas", "new_scratch", "new_search_space", "new_sheet",
+           "new_state", "play_games", "score_game", "seat_of_deal", "table_rules"]
 
 
 class Rules(NamedTuple):
@@ -94,8 +95,11 @@ class View(NamedTuple):
 
 
 class State(NamedTuple):
-    """The rest of a game in progress: the deal, the draw streams, what is received and eaten."""
+    """One game in progress: the players' view, and the deal, the draw streams, what is
+    received and eaten, where the game is. Allocated once per batch (``new_state``);
+    ``steps.start_game`` resets it for each game."""
 
+    seen: View  # the table as every player sees it (a field named ``view`` would not compile)
     order: np.ndarray  # (pizzas * n,) int16: [pizza * n + position] box slice of the deal
     pool: np.ndarray  # (box - burnt,) int16: the non-burnt box slices, shuffled by the deal
     deal_stream: np.ndarray  # (2,) uint64: [key, counter] draw stream of the deal
@@ -104,6 +108,8 @@ class State(NamedTuple):
     eaten_olives: np.ndarray  # (P,) int16: [seat] olives on the slices eaten
     eaten_count: np.ndarray  # (P,) int16: [seat] slices eaten
     box_count: np.ndarray  # (K + 2,) int16: [category] slices in the box (unseen at the start)
+    clock: np.ndarray  # (3,) int64: steps.PIZZA, steps.TURN, steps.PORTIONS: where the game is
+    tally: np.ndarray  # (4,) int16: [steps.STEALS ...] the game's counts of the Results
 
 
 class Scratch(NamedTuple):
@@ -117,6 +123,7 @@ class Scratch(NamedTuple):
     arc_value: np.ndarray  # (P, n, n + 1) float64: [seat, start, length] an arc's value
     taken: np.ndarray  # (n,) bool: [arc] taken, while a cut's outcome is played out
     work: np.ndarray  # (P, K + 2) int16: [seat, category] kept piles after an exchange
+    cut_outcome: np.ndarray  # (cuts,) float64: [cut] the chef's predicted outcome of each cut
 
 
 class Sheet(NamedTuple):
@@ -205,12 +212,17 @@ def deal_pizzas(seed, deal, rules, deal_stream, order, pool):
 
 
 @jit
-def new_scratch(players, categories, n):
-    """A ``Scratch`` for ``players`` seats, ``categories`` categories and ``n``-slice pizzas."""
+def new_scratch(players, categories, n, cuts=0):
+    """A ``Scratch`` for ``players`` seats, ``categories`` categories and ``n``-slice pizzas.
+
+    The enumerating cutter and the search need ``cuts``, the table's count of cuts
+    (``Rules.cut_masks``); the other decisions do without.
+    """
     return Scratch(np.zeros(categories, dtype=np.int16), np.zeros(categories, dtype=np.int16),
                    np.zeros(categories, dtype=np.int16), np.zeros(categories, dtype=np.int16),
                    np.zeros(categories, dtype=np.int16), np.zeros((players, n, n + 1)),
-                   np.zeros(n, dtype=np.bool_), np.zeros((players, categories), dtype=np.int16))
+                   np.zeros(n, dtype=np.bool_), np.zeros((players, categories), dtype=np.int16),
+                   np.zeros(cuts))
 
 
 @jit
@@ -222,6 +234,48 @@ def new_sheet(players, kinds, peppers):
                  np.zeros(players, dtype=np.int16), np.zeros(players, dtype=np.int16),
                  np.zeros(players, dtype=np.int16), np.zeros(players, dtype=np.int16),
                  np.zeros(players, dtype=np.int16))
+
+
+@jit
+def new_state(rules, players):
+    """A ``State`` for ``players`` seats at a table of ``rules`` (``start_game`` resets it)."""
+    kinds = rules.majority_value.shape[0]
+    categories = kinds + 2
+    n = rules.slices_per_pizza
+    box = rules.slice_category.shape[0]
+    box_count = np.zeros(categories, dtype=np.int16)
+    for s in range(box):
+        box_count[rules.slice_category[s]] += 1
+    seen = View(np.zeros((players, categories), dtype=np.int16),
+                np.zeros(categories, dtype=np.int16), np.zeros(n, dtype=np.int8),
+                np.zeros(n, dtype=np.int8), np.zeros(n, dtype=np.bool_),
+                np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                np.zeros(n, dtype=np.bool_))
+    return State(seen, np.empty(rules.pizzas * n, dtype=np.int16),
+                 np.empty(box - box_count[kinds + 1], dtype=np.int16),
+                 np.zeros(2, dtype=np.uint64), np.zeros(2, dtype=np.uint64),
+                 np.zeros(players, dtype=np.int16), np.zeros(players, dtype=np.int16),
+                 np.zeros(players, dtype=np.int16), box_count, np.zeros(3, dtype=np.int64),
+                 np.zeros(4, dtype=np.int16))
+
+
+@jit
+def new_search_space(rules, strategies):
+    """The search player's ``SearchSpace`` at a table of ``rules``, for ``strategies`` (its
+    rollout players are shaped as their seat rows)."""
+    players = strategies.seat_codes.shape[0]
+    kinds = rules.majority_value.shape[0]
+    dealt = rules.pizzas * rules.slices_per_pizza
+    cuts = rules.cut_masks.shape[0]
+    # A cut's candidates are every legal cut; a choice's, at most a portion per slice.
+    moves = max(cuts, rules.slices_per_pizza)
+    world = new_state(rules, players)
+    codes = np.zeros_like(strategies.seat_codes)
+    params = np.zeros_like(strategies.seat_params)
+    return SearchSpace(
+        world=world, rollout=Strategies(codes, params, codes, params),
+        bandit=new_bandit(dealt, moves, cuts),
+        sheet=new_sheet(players, kinds, world.box_count[kinds]))
 
 
 @jit
@@ -238,130 +292,55 @@ def play_games(seed, first_game, duplicate, rules, strategies, results):
     # reference counting that pulling arrays out of the bundles would cost here, plays.
     players = results.total.shape[1]
     kinds = rules.majority_value.shape[0]
-    categories = kinds + 2
-    n = rules.slices_per_pizza
-    box = rules.slice_category.shape[0]
-    box_count = np.zeros(categories, dtype=np.int16)
-    for s in range(box):
-        box_count[rules.slice_category[s]] += 1
-    view = View(np.zeros((players, categories), dtype=np.int16),
-                np.zeros(categories, dtype=np.int16), np.zeros(n, dtype=np.int8),
-                np.zeros(n, dtype=np.int8), np.zeros(n, dtype=np.bool_),
-                np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
-                np.zeros(n, dtype=np.bool_))
-    state = State(np.empty(rules.pizzas * n, dtype=np.int16),
-                  np.empty(box - box_count[kinds + 1], dtype=np.int16),
-                  np.zeros(2, dtype=np.uint64), np.zeros(2, dtype=np.uint64),
-                  np.zeros(players, dtype=np.int16), np.zeros(players, dtype=np.int16),
-                  np.zeros(players, dtype=np.int16), box_count)
-    play_batch(seed, first_game, duplicate, rules, strategies, view, state,
-               new_scratch(players, categories, n), new_sheet(players, kinds, box_count[kinds]),
-               results)
+    state = new_state(rules, players)
+    play_batch(seed, first_game, duplicate, rules, strategies, state,
+               new_scratch(players, kinds + 2, rules.slices_per_pizza, rules.cut_masks.shape[0]),
+               new_sheet(players, kinds, state.box_count[kinds]),
+               new_search_space(rules, strategies), results)
 
 
 @jit_borrowing
-def play_batch(seed, first_game, duplicate, rules, strategies, view, state, scratch, sheet,
+def play_batch(seed, first_game, duplicate, rules, strategies, state, scratch, sheet, space,
                results):
     """The games of ``play_games``, in the arrays it allocated (no call counts references)."""
     players = results.total.shape[1]
-    kinds = rules.majority_value.shape[0]
-    charred = kinds + 1
-    n = rules.slices_per_pizza
-    pizzas = rules.pizzas
-    kept = view.kept
-    received = state.received
-    eaten_olives = state.eaten_olives
-    eaten_count = state.eaten_count
-    pizza_category = view.pizza_category
-    pizza_olives = view.pizza_olives
-    pizza_finisher = view.pizza_finisher
-    portion_start = view.portion_start
-    portion_len = view.portion_len
-    stream = state.stream
-
     for g in range(results.total.shape[0]):
         game = first_game + g
         deal, rotation = seat_of_deal(game, players, duplicate)
         seat_strategies(rotation, strategies)
         deal_pizzas(seed, deal, rules, state.deal_stream, state.order, state.pool)
-        restart(stream, seed, game, DECISION_STREAM)
-        for seat in range(players):
-            for category in range(kinds + 2):
-                kept[seat, category] = 0
-            received[seat] = 0
-            eaten_olives[seat] = 0
-            eaten_count[seat] = 0
-        for category in range(kinds + 2):
-            view.unseen[category] = state.box_count[category]
-        marianne_held = rules.marianne
+        restart(state.stream, seed, game, DECISION_STREAM)
+        play_game(g, rules, strategies, state, scratch, sheet, space, results)
 
-        for pizza in range(pizzas):
-            chef = pizza % players
-            # Lay out the pizza: its slices become visible to everyone.
-            for position in range(n):
-                s = state.order[pizza * n + position]
-                pizza_category[position] = rules.slice_category[s]
-                pizza_olives[position] = rules.slice_olives[s]
-                pizza_finisher[position] = rules.slice_finisher[s]
-                view.unseen[rules.slice_category[s]] -= 1
-            # Cut into exactly P portions.
-            mask = choose_cut(strategies, chef, view, rules, stream, scratch)
-            n_portions = arcs_of_cut(mask, n, portion_start, portion_len)
-            for p in range(n):
-                view.portion_taken[p] = False
-            # Take: left of the chef first, the chef last (the portion left over).
-            for turn in range(1, players + 1):
-                seat = (chef + turn) % players
-                index, eat_mask = choose_portion(strategies, seat, view, n_portions, rules,
-                                                 stream, scratch)
-                view.portion_taken[index] = True
-                for j in range(portion_len[index]):
-                    position = (portion_start[index] + j) % n
-                    category = pizza_category[position]
-                    if category != charred:
-                        received[seat] += 1
-                    if eat_mask & (1 << j):
-                        eaten_olives[seat] += pizza_olives[position]
-                        eaten_count[seat] += 1
-                        if pizza_finisher[position]:
-                            results.finishers_eaten[g] += 1
-                        continue
-                    kept[seat, category] += 1
-                    if pizza_finisher[position]:
-                        victim = choose_victim(strategies, seat, category, kept, rules, stream)
-                        if victim < 0:
-                            results.empty_steals[g] += 1
-                        else:
-                            kept[victim, category] -= 1
-                            kept[seat, category] += 1
-                            results.steals[g] += 1
-                # La Marianne, on the holder's own turn.
-                if marianne_held and seat == MARIANNE_HOLDER:
-                    use, give_1, owner_1, take_1, give_2, owner_2, take_2 = choose_marianne(
-                        strategies, seat, pizza == pizzas - 1, pizzas - pizza, kept,
-                        scratch.work, rules, stream)
-                    if use:
-                        marianne_held = False
-                        results.marianne_pizza[g] = pizza + 1
-                        kept[seat, give_1] -= 1
-                        kept[seat, give_2] -= 1
-                        kept[owner_1, take_1] -= 1
-                        kept[owner_2, take_2] -= 1
-                        kept[owner_1, give_1] += 1
-                        kept[owner_2, give_2] += 1
-                        kept[seat, take_1] += 1
-                        kept[seat, take_2] += 1
 
-        score_game(rules, view, state, sheet)
-        for seat in range(players):
-            results.total[g, seat] = sheet.total[seat]
-            results.majority[g, seat] = sheet.points[seat]
-            results.olives[g, seat] = eaten_olives[seat]
-            results.slices[g, seat] = sheet.slice_points[seat]
-            results.diversity[g, seat] = sheet.diversity_points[seat]
-            results.burnt[g, seat] = kept[seat, charred]
-            results.win_units[g, seat] = sheet.wins[seat]
-            results.eaten_slices[g] += eaten_count[seat]
+# Compiled into ``play_batch``: called once per game, it was passed every array of its
+# bundles (seven machine words each).
+@jit_inline
+def play_game(g, rules, strategies, state, scratch, sheet, space, results):
+    """Play one dealt game (``state.order``) into output row ``g``.
+
+    The rule steps play every heuristic decision (``steps.advance``); each searching
+    seat's decision is made by ``search.decide``.
+    """
+    start_game(rules, state)
+    while not advance(rules, strategies, state, scratch):
+        decide(rules, strategies, state, scratch, space)
+    score_game(rules, state, sheet)
+    kept = state.seen.kept
+    charred = rules.majority_value.shape[0] + 1
+    for seat in range(results.total.shape[1]):
+        results.total[g, seat] = sheet.total[seat]
+        results.majority[g, seat] = sheet.points[seat]
+        results.olives[g, seat] = state.eaten_olives[seat]
+        results.slices[g, seat] = sheet.slice_points[seat]
+        results.diversity[g, seat] = sheet.diversity_points[seat]
+        results.burnt[g, seat] = kept[seat, charred]
+        results.win_units[g, seat] = sheet.wins[seat]
+        results.eaten_slices[g] += state.eaten_count[seat]
+    results.steals[g] = state.tally[STEALS]
+    results.empty_steals[g] = state.tally[EMPTY_STEALS]
+    results.finishers_eaten[g] = state.tally[FINISHERS_EATEN]
+    results.marianne_pizza[g] = state.tally[MARIANNE_PIZZA]
 
 
 @jit_borrowing
@@ -369,105 +348,3 @@ def seat_strategies(rotation, strategies):
     """Seat ``(j + rotation) % P`` gets player ``j``'s codes and weights."""
     reseat(rotation, strategies.codes, strategies.seat_codes)
     reseat(rotation, strategies.params, strategies.seat_params)
-
-
-@jit_borrowing
-def assign_peppers(seat, kept, rivals_of, rules, sheet):
-    """``assigned[seat]``: the kinds of ``seat``'s peppers that maximise its total.
-
-    RULES.md s2 (**default**): against the opponents' counts ``rivals_of`` (kinds only);
-    majority and diversity together; every multiset of kinds is tried in lexicographic
-    order, so ties go to the earliest kinds.
-    """
-    majority_value = rules.majority_value
-    assign = sheet.assign
-    extra = sheet.extra
-    assigned = sheet.assigned
-    kinds = majority_value.shape[0]
-    peppers = kept[seat, kinds]
-    for k in range(kinds):
-        assigned[seat, k] = 0
-    if peppers == 0:
-        return
-    for i in range(peppers):
-        assign[i] = 0
-    best = -1
-    while True:
-        for k in range(kinds):
-            extra[k] = 0
-        for i in range(peppers):
-            extra[assign[i]] += 1
-        value = 0
-        lowest = kept[seat, 0] + extra[0]
-        for k in range(kinds):
-            mine = kept[seat, k] + extra[k]
-            lowest = min(lowest, mine)
-            if mine == 0:
-                continue
-            top = True
-            for other in range(kept.shape[0]):
-                if other != seat and rivals_of[other, k] > mine:
-                    top = False
-            if top:
-                value += majority_value[k]
-        value += rules.diversity_bonus * lowest
-        if value > best:
-            best = value
-            for k in range(kinds):
-                assigned[seat, k] = extra[k]
-        i = peppers - 1
-        while i >= 0 and assign[i] == kinds - 1:
-            i -= 1
-        if i < 0:
-            return
-        assign[i] += 1
-        for j in range(i + 1, peppers):
-            assign[j] = assign[i]
-
-
-@jit_borrowing
-def score_game(rules, view, state, sheet):
-    """The score sheet of a finished game (RULES.md s2 "Scoring"), one entry per seat.
-
-    ``counts[seat, kind]`` ends as the kept slices with peppers assigned; ``points``
-    holds the majority points, then the diversity and receipt points, the totals (with
-    the olives and the burnt penalty) and the win units.
-    """
-    kept = view.kept
-    counts = sheet.counts
-    assigned = sheet.assigned
-    pepper_sequential = rules.pepper_sequential
-    players = kept.shape[0]
-    kinds = rules.majority_value.shape[0]
-    for seat in range(players):
-        for k in range(kinds):
-            counts[seat, k] = kept[seat, k]
-            assigned[seat, k] = 0
-    for seat in range(players):
-        # Independent: against the others' counts without peppers; sequential: with the
-        # peppers of the holders before this one.
-        assign_peppers(seat, kept, counts if pepper_sequential else kept, rules, sheet)
-        if pepper_sequential:
-            for k in range(kinds):
-                counts[seat, k] += assigned[seat, k]
-    if not pepper_sequential:
-        for seat in range(players):
-            for k in range(kinds):
-                counts[seat, k] += assigned[seat, k]
-    majority_points(counts, rules.majority_value, True, sheet.points)
-    for seat in range(players):
-        lowest = counts[seat, 0]
-        for k in range(kinds):
-            lowest = min(lowest, counts[seat, k])
-        if rules.receipt_holder:
-            held = state.eaten_count[seat]
-            for category in range(kinds + 1):
-                held += kept[seat, category]
-        else:
-            held = state.received[seat]
-        sheet.diversity_points[seat] = rules.diversity_bonus * lowest
-        sheet.slice_points[seat] = rules.slice_point * held
-        sheet.total[seat] = (sheet.points[seat] + state.eaten_olives[seat]
-                             + sheet.slice_points[seat] + sheet.diversity_points[seat]
-                             - rules.burnt_penalty * kept[seat, kinds + 1])
-    split_wins(sheet.total, sheet.wins)

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cakesim.engine.jit import plain_python
-from cakesim.games.part_du_chef import strategies
+from cakesim.games.part_du_chef import kernel, search, strategies
 from cakesim.games.part_du_chef.kernel import (
-    MARIANNE_HOLDER,
+    State,
     Strategies,
     View,
     deal_pizzas,
@@ -22,6 +22,7 @@ from cakesim.games.part_du_chef.kernel import (
     table_rules,
 )
 from cakesim.games.part_du_chef.rules import RuleSet, TableRules
+from cakesim.games.part_du_chef.steps import MARIANNE_HOLDER
 from cakesim.games.part_du_chef.strategies import Strategy, strategy_arrays
 from cakesim.games.slicing.circle import portions_of_cut
 from cakesim.games.slicing.tabletop import majority_sheet, play_seated, split_win_units
@@ -32,6 +33,12 @@ choose_cut = plain_python(strategies.choose_cut)
 choose_portion = plain_python(strategies.choose_portion)
 choose_victim = plain_python(strategies.choose_victim)
 choose_marianne = plain_python(strategies.choose_marianne)
+# The search player's decisions stay compiled: each plays hundreds of games out, which in
+# plain Python would take minutes per move. The reference calls it at the same points,
+# shows it the same table and carries out its moves with its own rule steps, so parity
+# checks everything around the search (``search.py``): what it is shown, when it is asked,
+# the moves it makes and the draws it takes from the game's stream.
+search_decision = search.search_decision
 
 
 @dataclass(frozen=True)
@@ -41,6 +48,10 @@ class Slice:
     category: int
     olives: int = 0
     finisher: bool = False
+    box: int = field(default=-1, compare=False)
+    """The slice's number in the box (component-list order), -1 for a made-up slice: a
+    search player deals the unseen slices afresh by box number, as the kernel's search
+    does (equal slices are interchangeable, so it takes no part in comparisons)."""
 
 
 @dataclass
@@ -116,6 +127,9 @@ class Game:
         codes, params = strategy_arrays(strategies)
         # The strategies come by seat: their seat rows are the same arrays.
         self.strategies = Strategies(codes, params, codes, params)
+        self.searching = [(s.chooser == "search", s.cutter == "search") for s in strategies]
+        if any(chooser or cutter for chooser, cutter in self.searching):
+            self.search_space = kernel.new_search_space(self.constants, self.strategies)
         self.stream = stream
         self.kinds = len(self.r.kinds)
         categories = self.kinds + 2
@@ -150,8 +164,11 @@ class Game:
         """The chef cuts the circle into exactly P contiguous portions."""
         n = len(pizza)
         players = self.rules.players
-        mask = choose_cut(self.strategies, chef, self._view(pizza), self.constants, self.stream,
-                          self._scratch(n))
+        if self.searching[chef][1]:
+            _, _, mask = self._search(number, 0, pizza)
+        else:
+            mask = choose_cut(self.strategies, chef, self._view(pizza), self.constants,
+                              self.stream, self._scratch(n))
         portions = portions_of_cut(int(mask), n)
         assert len(portions) == players, "a chef cuts exactly P portions"
         assert sorted(p for portion in portions for p in portion) == list(range(n))
@@ -165,9 +182,13 @@ class Game:
 
         Each received slice is at once kept or eaten; burnt and pepper must be kept.
         """
-        index, eat_mask = choose_portion(
-            self.strategies, seat, self._view(pizza, portions, taken), len(portions),
-            self.constants, self.stream, self._scratch(len(pizza)))
+        if self.searching[seat][0]:
+            turn = (seat - number) % self.rules.players or self.rules.players
+            _, index, eat_mask = self._search(number, turn, pizza, portions, taken)
+        else:
+            index, eat_mask = choose_portion(
+                self.strategies, seat, self._view(pizza, portions, taken), len(portions),
+                self.constants, self.stream, self._scratch(len(pizza)))
         assert 0 <= index < len(portions) and not taken[index], "portion not free"
         if taken.count(False) == 1:
             assert seat == (number % self.rules.players), "only the chef takes last"
@@ -258,7 +279,36 @@ class Game:
                     np.array(taken, dtype=np.bool_))
 
     def _scratch(self, n: int):
-        return new_scratch(self.rules.players, self.kinds + 2, n)
+        # Fresh for every decision, so that no decision can lean on what another left.
+        return new_scratch(self.rules.players, self.kinds + 2, n, len(self.constants.cut_masks))
+
+    def _search(self, number: int, turn: int, pizza: list[Slice],
+                portions: list[list[int]] = (), taken: list[bool] = ()) -> tuple[int, int, int]:
+        """The search player's move (``search.search_decision``) at pizza ``number``, turn
+        ``turn`` (0 the cut), in the kernel's ``State``."""
+        n = len(pizza)
+        view = self._view(pizza, portions, taken)
+        portion_taken = np.zeros(n, dtype=np.bool_)
+        portion_taken[:len(taken)] = taken
+        players = self.players
+        actions = [move.action for move in self.log]
+        marianne = [move.pizza + 1 for move in self.log if move.action == "marianne"]
+        tally = [actions.count("steal"), actions.count("empty-steal"),
+                 sum(eaten and piece.finisher for move in self.log if move.action == "take"
+                     for piece, eaten in move.slices), marianne[0] if marianne else 0]
+        state = State(
+            seen=view._replace(portion_taken=portion_taken),
+            order=np.array([piece.box for dealt in self.pizzas for piece in dealt], np.int16),
+            pool=np.zeros(0, np.int16), deal_stream=np.zeros(2, np.uint64), stream=self.stream,
+            received=np.array([p.received for p in players], np.int16),
+            eaten_olives=np.array([sum(s.olives for s in p.eaten) for p in players], np.int16),
+            eaten_count=np.array([len(p.eaten) for p in players], np.int16),
+            box_count=np.array([self.r.count_of(c) for c in range(self.kinds + 2)], np.int16),
+            clock=np.array([number, turn, len(portions)], np.int64),
+            tally=np.array(tally, np.int16))
+        move = search_decision(self.constants, self.strategies, state, self._scratch(n),
+                               self.search_space)
+        return tuple(int(x) for x in move)
 
 
 def best_pepper_kinds(rules: RuleSet, mine: list[int], others: list[list[int]],
@@ -326,7 +376,7 @@ def deal_game(rules: TableRules, seed: int, deal: int) -> list[list[Slice]]:
     """The pizzas of deal ``deal`` of ``seed``, dealt by the kernel's own function."""
     r = rules.rules
     n = r.slices_per_pizza
-    pieces = [Slice(r.slice_category[s], r.slice_olives[s], r.slice_finisher[s])
+    pieces = [Slice(r.slice_category[s], r.slice_olives[s], r.slice_finisher[s], int(s))
               for s in dealt_order(rules, seed, deal)]
     return [pieces[p * n:(p + 1) * n] for p in range(r.pizzas)]
 

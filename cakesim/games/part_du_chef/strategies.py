@@ -21,18 +21,26 @@ from cakesim.engine.contract import SIGNED_WEIGHT, WEIGHT
 from cakesim.engine.jit import jit_borrowing, jit_inline
 from cakesim.engine.seeding import below
 from cakesim.engine.tables import Table
-from cakesim.games.slicing.cutting import last_portion_cut, rotated_even_cut
+from cakesim.games.slicing.bandit import SEARCH_WEIGHTS
+from cakesim.games.slicing.cutting import last_portion_outcomes, rotated_even_cut
 from cakesim.games.slicing.tabletop import lead_chance
 
 # Positions in a strategy's code vector, and the codes.
 CHOOSER, CUTTER, THIEF, MARIANNE = 0, 1, 2, 3
 RANDOM = 0
 GREEDY = 1
-CHOOSERS = {"random": RANDOM, "greedy": GREEDY}
+SEARCH = 2
+CHOOSERS = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH}
 RANDOM_CUT = 0
 BALANCED_CUT = 1
 ENUMERATED_CUT = 2
-CUTTERS = {"random": RANDOM_CUT, "balanced": BALANCED_CUT, "enumerate": ENUMERATED_CUT}
+SEARCH_CUT = 3
+CUTTERS = {"random": RANDOM_CUT, "balanced": BALANCED_CUT, "enumerate": ENUMERATED_CUT,
+           "search": SEARCH_CUT}
+"""A ``search`` chooser (portion and eat plan) or cutter decides by the information-set
+Monte-Carlo tree search of ``search.py``; the kernel hands it those decisions
+(``steps.advance``), so ``choose_portion`` and ``choose_cut`` never see its codes. Whom a
+finisher robs and La Marianne stay with the thief and Marianne codes."""
 RANDOM_VICTIM = 0
 KIND_LEADER = 1
 SCORE_LEADER = 2
@@ -53,6 +61,9 @@ MARIANNE_THRESHOLD = 6
 SPITE = 7
 FINISHER_BIAS = 8
 DENY_WEIGHT = 9
+ITERATIONS = 10
+EXPLORATION = 11
+WIDENING = 12
 
 PARAMETERS = {
     "eat_weight": (1.0, WEIGHT, "points credited per olive of an eaten slice"),
@@ -80,8 +91,13 @@ PARAMETERS = {
     "deny_weight": (0.0, WEIGHT, "weight of the expected majority points a kept slice takes "
                                  "from the best opponent in its kind (denying a majority, "
                                  "breaking a tie); 0: only the keeper's own chance counts"),
+    **SEARCH_WEIGHTS,
 }
-"""Every weight: its default, its allowed range and what it means."""
+"""Every weight: its default, its allowed range and what it means. The last three are
+read only by a ``search`` chooser or cutter; the heuristic weights before them are then
+its rollout policy's."""
+
+SEARCH_PARAMETERS = tuple(SEARCH_WEIGHTS)
 
 
 @dataclass(frozen=True)
@@ -116,7 +132,9 @@ class Strategy:
         """One line: the four codes and the weights."""
         if (self.chooser, self.cutter, self.thief, self.marianne) == ("random",) * 4:
             return "uniform random legal play"
-        weights = ", ".join(f"{k}={v:g}" for k, v in zip(PARAMETERS, self.params, strict=True))
+        searching = "search" in (self.chooser, self.cutter)
+        weights = ", ".join(f"{k}={v:g}" for k, v in zip(PARAMETERS, self.params, strict=True)
+                            if searching or k not in SEARCH_PARAMETERS)
         return (f"{self.chooser} chooser, {self.cutter} cutter, {self.thief} thief, "
                 f"{self.marianne} Marianne ({weights})")
 
@@ -126,7 +144,8 @@ def parse_strategy(name: str, table: Table) -> Strategy:
     table.only(["chooser", "cutter", "thief", "marianne", *PARAMETERS])
     chooser = table.get("chooser", str, "greedy", CHOOSERS)
     randomly = chooser == "random"
-    cutter = table.get("cutter", str, "random" if randomly else "enumerate", CUTTERS)
+    default_cutter = {"random": "random", "search": "search"}.get(chooser, "enumerate")
+    cutter = table.get("cutter", str, default_cutter, CUTTERS)
     thief = table.get("thief", str, "random" if randomly else "kind-leader", THIEVES)
     marianne = table.get("marianne", str, "random" if randomly else "greedy", MARIANNES)
     weights = table.numbers({k: span for k, (_, span, _) in PARAMETERS.items()})
@@ -376,14 +395,7 @@ def choose_portion(strategies, seat, view, n_portions, rules, stream, scratch):
                         eat_mask |= 1 << j
                 return p, eat_mask
             pick -= 1
-    still_open = scratch.still_open
-    for category in range(view.unseen.shape[0]):
-        still_open[category] = view.unseen[category]
-    for p in range(n_portions):
-        if not portion_taken[p]:
-            for j in range(portion_len[p]):
-                still_open[pizza_category[(portion_start[p] + j) % n]] += 1
-    fill_rivals(view.kept, seat, scratch.rivals, scratch.rival_ties)
+    open_portions(seat, view, n_portions, scratch)
     best = -1
     best_value = 0.0
     best_mask = 0
@@ -395,6 +407,25 @@ def choose_portion(strategies, seat, view, n_portions, rules, stream, scratch):
         if best < 0 or value > best_value:
             best, best_value, best_mask = p, value, eat_mask
     return best, best_mask
+
+
+@jit_inline
+def open_portions(seat, view, n_portions, scratch):
+    """Ready ``scratch`` for ``seat``'s plans of the untaken portions (``plan_portion``).
+
+    ``still_open``: the slices not yet laid out or in a portion nobody has taken;
+    ``rivals``/``rival_ties``: ``seat``'s opponents' most kept.
+    """
+    pizza_category = view.pizza_category
+    n = pizza_category.shape[0]
+    still_open = scratch.still_open
+    for category in range(view.unseen.shape[0]):
+        still_open[category] = view.unseen[category]
+    for p in range(n_portions):
+        if not view.portion_taken[p]:
+            for j in range(view.portion_len[p]):
+                still_open[pizza_category[(view.portion_start[p] + j) % n]] += 1
+    fill_rivals(view.kept, seat, scratch.rivals, scratch.rival_ties)
 
 
 # ----------------------------------------------------------------------------------------
@@ -565,27 +596,62 @@ def choose_cut(strategies, chef, view, rules, stream, scratch):
     """The chef's cut into exactly P portions, as a gap mask (see ``cakesim.games.slicing.circle``).
 
     ``cut_masks`` lists every cut into exactly P arcs; ``cut_starts``/``cut_lengths``
-    their arcs (``cakesim.games.slicing.cutting.arc_table``).
+    their arcs (``cakesim.games.slicing.cutting.arc_table``). The enumerating cutter takes
+    the first cut of the best predicted outcome (``cut_outcomes``).
     """
     rule = strategies.seat_codes[chef, CUTTER]
     if rule == RANDOM_CUT:
         return rules.cut_masks[below(stream, rules.cut_masks.shape[0])]
-    kept = view.kept
-    pizza_category = view.pizza_category
-    still_open = scratch.still_open
-    players = kept.shape[0]
-    n = pizza_category.shape[0]
-    for category in range(view.unseen.shape[0]):
-        still_open[category] = view.unseen[category]
-    for position in range(n):
-        still_open[pizza_category[position]] += 1
     weights = strategies.seat_params[chef]
     if rule == BALANCED_CUT:
-        fill_rivals(kept, chef, scratch.rivals, scratch.rival_ties)
-        value_arcs(weights, chef, (n + players - 1) // players, view, rules, scratch)
-        return rotated_even_cut(scratch.arc_value[chef], n, players)
+        return balanced_cut(weights, chef, view, rules, scratch)
+    cut_outcomes(weights, chef, view, rules, scratch)
+    cut_outcome = scratch.cut_outcome
+    best = 0
+    for c in range(cut_outcome.shape[0]):
+        best = c if cut_outcome[c] > cut_outcome[best] else best
+    return rules.cut_masks[best]
+
+
+@jit_inline
+def _open_pizza(view, scratch):
+    """``scratch.still_open``: the slices not yet laid out and the whole pizza on the table."""
+    still_open = scratch.still_open
+    pizza_category = view.pizza_category
+    for category in range(view.unseen.shape[0]):
+        still_open[category] = view.unseen[category]
+    for position in range(pizza_category.shape[0]):
+        still_open[pizza_category[position]] += 1
+
+
+@jit_inline
+def balanced_cut(params, chef, view, rules, scratch):
+    """P near-equal arcs, turned so that the worst arc is worth most to the chef.
+
+    The chef takes last, so it expects the portion nobody wanted
+    (``cakesim.games.slicing.cutting.rotated_even_cut``).
+    """
+    players = view.kept.shape[0]
+    n = view.pizza_category.shape[0]
+    _open_pizza(view, scratch)
+    fill_rivals(view.kept, chef, scratch.rivals, scratch.rival_ties)
+    value_arcs(params, chef, (n + players - 1) // players, view, rules, scratch)
+    return rotated_even_cut(scratch.arc_value[chef], n, players)
+
+
+@jit_inline
+def cut_outcomes(params, chef, view, rules, scratch):
+    """``scratch.cut_outcome[c]``: what the chef expects from legal cut ``c``.
+
+    The enumerating cutter's model: every seat values arcs with the chef's weights and
+    picks, in turn from the chef's left, the untaken arc it values most; the chef gets
+    the arc left over.
+    """
+    players = view.kept.shape[0]
+    n = view.pizza_category.shape[0]
+    _open_pizza(view, scratch)
     for seat in range(players):
-        fill_rivals(kept, seat, scratch.rivals, scratch.rival_ties)
-        value_arcs(weights, seat, n - players + 1, view, rules, scratch)
-    return last_portion_cut(chef, rules.cut_masks, rules.cut_starts, rules.cut_lengths,
-                            scratch.arc_value, scratch.taken)
+        fill_rivals(view.kept, seat, scratch.rivals, scratch.rival_ties)
+        value_arcs(params, seat, n - players + 1, view, rules, scratch)
+    last_portion_outcomes(chef, rules.cut_starts, rules.cut_lengths, scratch.arc_value,
+                          scratch.taken, scratch.cut_outcome)

@@ -11,7 +11,11 @@ so the hot paths hand bundles only to ``jit_inline`` functions):
 - ``Strategies``: codes, weights and chance tables, by player and (a copy) by seat;
 - ``GameState``: one game in progress, whose ``View`` is what every decision reads;
 - ``Scratch``: the decision functions' working space;
-- ``Results``: the output arrays.
+- ``Results``: the output arrays;
+- ``search.SearchSpace``: the search player's working space.
+
+The rule steps themselves are in ``steps.py`` (the game as a machine that pauses at a
+search player's decisions), the search player in ``search.py``.
 
 Seats are in play order (seat 0 the first waiter); ``P`` is the player count, ``kinds``
 the rule set's kind count, ``n`` the slices per cake and ``box`` all slices of a game.
@@ -23,17 +27,18 @@ import numpy as np
 
 from cakesim.engine.jit import jit, jit_borrowing, jit_inline
 from cakesim.engine.seeding import DEAL_STREAM, DECISION_STREAM, reset_stream, shuffle_in_place
-from cakesim.games.piece_o_cake.strategies import (
-    DECLINE_EAT,
-    TAKE,
-    chance_table_shape,
-    choose_action,
-    choose_bonus,
-    choose_cut,
-    fill_chances,
+from cakesim.games.piece_o_cake.search import SearchSpace, decide
+from cakesim.games.piece_o_cake.steps import (
+    DECLINES,
+    DISCARDED,
+    PASSES,
+    advance,
+    score_game,
+    start_game,
 )
-from cakesim.games.slicing.circle import along, arcs_of_cut
-from cakesim.games.slicing.tabletop import majority_points, reseat, seat_of_deal, split_wins
+from cakesim.games.piece_o_cake.strategies import chance_table_shape, fill_chances
+from cakesim.games.slicing.bandit import new_bandit
+from cakesim.games.slicing.tabletop import reseat, seat_of_deal
 
 
 class RuleData(NamedTuple):
@@ -131,6 +136,11 @@ class GameState(NamedTuple):
     eaten_cream: np.ndarray
     # (P,) int16: [seat] how many slices the seat has eaten.
     eaten_count: np.ndarray
+    # (3,) int64: where the game is (``steps.CAKE``, ``steps.TURN``) and the cut's portion
+    # count (``steps.PORTIONS``).
+    clock: np.ndarray
+    # (3,) int16: the game's declines, passes and discarded slices (``steps.DECLINES`` ...).
+    tally: np.ndarray
 
 
 class Scratch(NamedTuple):
@@ -160,6 +170,9 @@ class Scratch(NamedTuple):
     # (kinds, n) float64: [kind, m] the gain of the m-th slice of the kind in any arc
     # (``strategies._value_circle``, with ``RuleData.reuse_gains``).
     known_gain: np.ndarray
+    # (cuts,) float64: [cut] the waiter's predicted outcome of each legal cut
+    # (``strategies.cut_outcomes``).
+    cut_outcome: np.ndarray
 
 
 class Results(NamedTuple):
@@ -247,7 +260,9 @@ def new_state(rules, players):
         order=np.empty(box, dtype=np.int16),
         deal_stream=np.zeros(2, dtype=np.uint64),
         eaten_cream=np.zeros(players, dtype=np.int16),
-        eaten_count=np.zeros(players, dtype=np.int16))
+        eaten_count=np.zeros(players, dtype=np.int16),
+        clock=np.zeros(3, dtype=np.int64),
+        tally=np.zeros(3, dtype=np.int16))
 
 
 @jit
@@ -264,7 +279,26 @@ def new_scratch(rules, players):
         starts=np.zeros(n, dtype=np.int64),
         lengths=np.zeros(n, dtype=np.int64),
         taken=np.zeros(n, dtype=np.bool_),
-        known_gain=np.zeros((kinds, n)))
+        known_gain=np.zeros((kinds, n)),
+        cut_outcome=np.zeros(rules.cut_masks.shape[0]))
+
+
+@jit
+def new_search_space(rules, params, chances):
+    """The search player's ``SearchSpace`` at a table of ``rules``, for strategies whose
+    weights and chance tables are shaped as ``params`` and ``chances`` (a row per player)."""
+    players = params.shape[0]
+    n = rules.slices_per_cake
+    kinds = rules.majority_value.shape[0]
+    box = rules.slice_kind.shape[0]
+    cuts = rules.cut_masks.shape[0]
+    moves = max(cuts, n + kinds + 1, 2 * (box - rules.cakes * n))
+    rollout = Strategies(np.zeros((players, 2), dtype=np.int8), np.zeros_like(params),
+                         np.zeros_like(chances))
+    return SearchSpace(
+        world=new_state(rules, players), rollout=rollout,
+        bandit=new_bandit(box, moves, cuts), majority=np.zeros(players, dtype=np.int16),
+        total=np.zeros(players, dtype=np.int16), win_units=np.zeros(players, dtype=np.int16))
 
 
 @jit
@@ -285,12 +319,13 @@ def play_games(seed, first_game, duplicate, rules, codes, params, results):
     seats = Strategies(np.empty((players, codes.shape[1]), dtype=codes.dtype),
                        np.empty((players, params.shape[1]), dtype=params.dtype),
                        np.empty_like(chances))
-    play_batch(seed, first_game, duplicate, rules, by_player, seats,
-               new_state(rules, players), new_scratch(rules, players), results)
+    play_batch(seed, first_game, duplicate, rules, by_player, seats, new_state(rules, players),
+               new_scratch(rules, players), new_search_space(rules, params, chances), results)
 
 
 @jit_borrowing
-def play_batch(seed, first_game, duplicate, rules, by_player, seats, state, scratch, results):
+def play_batch(seed, first_game, duplicate, rules, by_player, seats, state, scratch, space,
+               results):
     """The games of ``play_games``, in arrays it allocated (so that no call counts references)."""
     seated = -1
     for g in range(results.total.shape[0]):
@@ -302,7 +337,7 @@ def play_batch(seed, first_game, duplicate, rules, by_player, seats, state, scra
             seat_strategies(rotation, by_player, seats)
         deal_order(seed, deal, state.deal_stream, state.order)
         reset_stream(state.seen.stream, seed, game, DECISION_STREAM)
-        play_game(g, rules, seats, state, scratch, results)
+        play_game(g, rules, seats, state, scratch, space, results)
 
 
 @jit_borrowing
@@ -314,103 +349,23 @@ def seat_strategies(rotation, by_player, seats):
 
 
 # Compiled into ``play_batch``: called once per game, it was passed every array of its
-# bundles (seven machine words each); inlined, a random game takes a third less time.
+# bundles (seven machine words each).
 @jit_inline
-def play_game(g, rules, seats, state, scratch, results):
-    """Play one dealt game (``state.order``) into output row ``g``."""
-    view = state.seen
-    order, eaten_cream, eaten_count = state.order, state.eaten_cream, state.eaten_count
-    collected, collected_cream = view.collected, view.collected_cream
-    unseen, still_open = view.unseen, view.still_open
-    cake_kind, cake_cream = view.cake_kind, view.cake_cream
-    slice_kind, slice_cream = rules.slice_kind, rules.slice_cream
-    players = results.total.shape[1]
-    kinds = rules.majority_value.shape[0]
-    cakes = rules.cakes
-    n = cake_kind.shape[0]
-    aside = view.aside_kind.shape[0]
-    collected[:] = 0
-    collected_cream[:] = 0
-    eaten_cream[:] = 0
-    eaten_count[:] = 0
-    for kind in range(kinds):
-        unseen[kind] = rules.kind_count[kind]
-    for a in range(aside):
-        view.aside_kind[a] = slice_kind[order[cakes * n + a]]
-        view.aside_cream[a] = slice_cream[order[cakes * n + a]]
-        view.aside_left[a] = True
+def play_game(g, rules, seats, state, scratch, space, results):
+    """Play one dealt game (``state.order``) into output row ``g``.
 
-    for cake in range(cakes):
-        waiter = cake % players
-        # Lay out the cake: its slices become visible to everyone.
-        for position in range(n):
-            s = order[cake * n + position]
-            cake_kind[position] = slice_kind[s]
-            cake_cream[position] = slice_cream[s]
-            unseen[slice_kind[s]] -= 1
-        # Everything not yet taken is still open; taking a portion closes its slices.
-        for kind in range(kinds):
-            still_open[kind] = unseen[kind]
-        for position in range(n):
-            still_open[cake_kind[position]] += 1
-        # Cut.
-        mask = choose_cut(seats, waiter, view, rules, scratch)
-        n_portions = arcs_of_cut(mask, n, view.portion_start, view.portion_len)
-        view.portion_taken[:] = False
-        # Choose: left of the waiter first, the waiter last.
-        for turn in range(1, players + 1):
-            seat = (waiter + turn) % players
-            action, index, eat_mask = choose_action(seats, seat, view, n_portions, rules,
-                                                    scratch)
-            if action == TAKE:
-                view.portion_taken[index] = True
-                position = view.portion_start[index]
-                for j in range(view.portion_len[index]):
-                    still_open[cake_kind[position]] -= 1
-                    if eat_mask & (1 << j):
-                        eaten_cream[seat] += cake_cream[position]
-                        eaten_count[seat] += 1
-                    else:
-                        collected[seat, cake_kind[position]] += 1
-                        collected_cream[seat, cake_kind[position]] += cake_cream[position]
-                    position = along(position, 1, n)
-            elif action == DECLINE_EAT:
-                results.declines[g] += 1
-                eaten_cream[seat] += collected_cream[seat, index]
-                eaten_count[seat] += collected[seat, index]
-                collected[seat, index] = 0
-                collected_cream[seat, index] = 0
-            else:
-                results.passes[g] += 1
-        # Portions nobody took leave the game.
-        for p in range(n_portions):
-            if not view.portion_taken[p]:
-                results.discarded[g] += view.portion_len[p]
-        # Compensation variant: this cake's waiter keeps one set-aside slice.
-        if rules.bonus_after_cake[cake]:
-            a, eat = choose_bonus(seats, waiter, view, rules)
-            view.aside_left[a] = False
-            unseen[view.aside_kind[a]] -= 1
-            if eat:
-                eaten_cream[waiter] += view.aside_cream[a]
-                eaten_count[waiter] += 1
-            else:
-                collected[waiter, view.aside_kind[a]] += 1
-                collected_cream[waiter, view.aside_kind[a]] += view.aside_cream[a]
-    score_game(g, collected, eaten_cream, rules, results)
-    for seat in range(players):
-        results.eaten_slices[g] += eaten_count[seat]
-        for kind in range(kinds):
-            results.collected_slices[g] += collected[seat, kind]
-
-
-# Compiled into ``play_game``: a call passed the output arrays once per game.
-@jit_inline
-def score_game(g, collected, eaten_cream, rules, results):
-    """Majorities, cream, totals and the split win of finished game ``g`` (output row ``g``)."""
-    total, majority, cream = results.total, results.majority, results.cream
-    majority_points(collected, rules.majority_value, rules.ties_score, majority[g])
-    for seat in range(collected.shape[0]):
-        cream[g, seat] = eaten_cream[seat]
-        total[g, seat] = majority[g, seat] + cream[g, seat]
-    split_wins(total[g], results.win_units[g])
+    The rule steps play every heuristic decision (``steps.advance``); each searching
+    seat's decision is made by ``search.decide``.
+    """
+    start_game(rules, state)
+    while not advance(rules, seats, state, scratch):
+        decide(rules, seats, state, scratch, space)
+    score_game(rules, state, results.majority[g], results.total[g], results.win_units[g])
+    for seat in range(results.total.shape[1]):
+        results.cream[g, seat] = state.eaten_cream[seat]
+        results.eaten_slices[g] += state.eaten_count[seat]
+        for kind in range(rules.majority_value.shape[0]):
+            results.collected_slices[g] += state.seen.collected[seat, kind]
+    results.declines[g] = state.tally[DECLINES]
+    results.passes[g] = state.tally[PASSES]
+    results.discarded[g] = state.tally[DISCARDED]

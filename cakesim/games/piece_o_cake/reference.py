@@ -12,8 +12,15 @@ from functools import cache
 import numpy as np
 
 from cakesim.engine.jit import plain_python
-from cakesim.games.piece_o_cake import kernel, strategies
-from cakesim.games.piece_o_cake.kernel import Scratch, Strategies, View, deal_order, rule_data
+from cakesim.games.piece_o_cake import kernel, search, strategies
+from cakesim.games.piece_o_cake.kernel import (
+    GameState,
+    Scratch,
+    Strategies,
+    View,
+    deal_order,
+    rule_data,
+)
 from cakesim.games.piece_o_cake.rules import TableRules
 from cakesim.games.piece_o_cake.strategies import (
     DECLINE_EAT,
@@ -34,6 +41,12 @@ choose_bonus = plain_python(strategies.choose_bonus)
 choose_cut = plain_python(strategies.choose_cut)
 fill_chances = plain_python(strategies.fill_chances)
 new_scratch = plain_python(kernel.new_scratch)
+# The search player's decisions stay compiled: each plays hundreds of games out, which in
+# plain Python would take minutes per move. The reference calls it at the same points,
+# shows it the same table and carries out its moves with its own rule steps, so parity
+# checks everything around the search (``search.py``): what it is shown, when it is asked,
+# the moves it makes and the draws it takes from the game's stream.
+search_decision = search.search_decision
 
 
 @cache
@@ -58,6 +71,9 @@ class Deal:
 
     cakes: list[list[Slice]]
     set_aside: list[Slice]
+    order: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int16))
+    """The same slices as box numbers in stack order (``dealt_order``): a search player
+    deals the unseen ones afresh from it, as the kernel's search does."""
 
 
 @dataclass
@@ -146,6 +162,9 @@ class Game:
         # The set-aside slices as every ``View`` shows them (only which are left changes).
         self.aside_kind = np.array([p.kind for p in deal.set_aside], dtype=np.uint8)
         self.aside_cream = np.array([p.cream for p in deal.set_aside], dtype=np.int8)
+        if any(s.chooser == "search" or s.cutter == "search" for s in strategies):
+            self.search_space = kernel.new_search_space(self.rule_data, self.params,
+                                                        self.chances)
 
     # The rule steps, in the order of play.
 
@@ -170,8 +189,11 @@ class Game:
 
     def cut_cake(self, number: int, waiter: int, cake: Cake) -> None:
         """The waiter cuts at most P (2 players: 4) contiguous portions of >= 1 slice."""
-        mask = choose_cut(self._strategies(), waiter, self._view(cake), self.rule_data,
-                          self._scratch())
+        if self.strategies[waiter].cutter == "search":
+            _, _, mask = self._search(number, 0, cake)
+        else:
+            mask = choose_cut(self._strategies(), waiter, self._view(cake), self.rule_data,
+                              self._scratch())
         n = len(cake.slices)
         portions = portions_of_cut(int(mask), n)
         assert 1 <= len(portions) <= self.rules.portion_limit, "illegal cut"
@@ -183,9 +205,13 @@ class Game:
 
     def choose(self, number: int, seat: int, cake: Cake) -> None:
         """Take a portion (eat or collect each slice), or decline and maybe eat a kind."""
-        action, index, eat_mask = choose_action(
-            self._strategies(), seat, self._view(cake), len(cake.portions), self.rule_data,
-            self._scratch())
+        if self.strategies[seat].chooser == "search":
+            turn = (seat - number) % self.rules.players or self.rules.players
+            action, index, eat_mask = self._search(number, turn, cake)
+        else:
+            action, index, eat_mask = choose_action(
+                self._strategies(), seat, self._view(cake), len(cake.portions),
+                self.rule_data, self._scratch())
         if action == TAKE:
             self.take_portion(number, seat, cake, index, eat_mask)
         elif action == DECLINE_EAT:
@@ -230,8 +256,11 @@ class Game:
         """Compensation variant: the waiter keeps one set-aside slice, eats or collects it."""
         aside = self.deal.set_aside
         # The cake is served: nothing is left on the table.
-        index, eat = choose_bonus(self._strategies(), waiter, self._view(Cake([])),
-                                  self.rule_data)
+        if self.strategies[waiter].chooser == "search":
+            _, index, eat = self._search(number, self.rules.players + 1, Cake([]))
+        else:
+            index, eat = choose_bonus(self._strategies(), waiter, self._view(Cake([])),
+                                      self.rule_data)
         assert self.aside_left[index], "that set-aside slice is gone"
         self.aside_left[index] = False
         piece = aside[index]
@@ -300,6 +329,26 @@ class Game:
                 cream[player.seat, kind] = sum(p.cream for p in pile)
         return counts, cream
 
+    def _search(self, number: int, turn: int, cake: Cake) -> tuple[int, int, int]:
+        """The search player's move (``search.search_decision``) at cake ``number``, turn
+        ``turn`` (0 the cut, P + 1 the set-aside slice), in the kernel's ``GameState``."""
+        view = self._view(cake)
+        taken = np.zeros(self.rules.rules.slices_per_cake, dtype=np.bool_)
+        taken[:len(cake.taken)] = cake.taken
+        eaten = [[sum(p.cream for p in player.eaten), len(player.eaten)]
+                 for player in self.players]
+        eaten_cream, eaten_count = np.array(eaten, dtype=np.int16).T.copy()
+        state = GameState(
+            seen=view._replace(portion_taken=taken), order=self.deal.order,
+            deal_stream=np.zeros(2, dtype=np.uint64), eaten_cream=eaten_cream,
+            eaten_count=eaten_count,
+            clock=np.array([number, turn, len(cake.portions)], dtype=np.int64),
+            tally=np.zeros(3, dtype=np.int16))
+        move = search_decision(self.rule_data, self._strategies(), state,
+                               kernel.new_scratch(self.rule_data, self.rules.players),
+                               self.search_space)
+        return tuple(int(x) for x in move)
+
     def _scratch(self) -> Scratch:
         # Fresh for every decision, so that no decision can lean on what another left.
         return new_scratch(self.rule_data, self.rules.players)
@@ -323,9 +372,11 @@ def dealt_order(rules: TableRules, seed: int, deal: int) -> np.ndarray:
 def deal_game(rules: TableRules, seed: int, deal: int) -> Deal:
     """The deal ``deal`` of ``seed``: the same function of (seed, deal) the kernel uses."""
     r = rules.rules
-    pieces = [Slice(r.slice_kind[s], r.slice_cream[s]) for s in dealt_order(rules, seed, deal)]
     n = r.slices_per_cake
-    return Deal([pieces[c * n:(c + 1) * n] for c in range(r.cakes)], pieces[r.cakes * n:])
+    order = dealt_order(rules, seed, deal)
+    pieces = [Slice(r.slice_kind[s], r.slice_cream[s]) for s in order]
+    return Deal([pieces[c * n:(c + 1) * n] for c in range(r.cakes)], pieces[r.cakes * n:],
+                order)
 
 
 def play_game(rules: TableRules, strategies: list[Strategy], seed: int, game: int,

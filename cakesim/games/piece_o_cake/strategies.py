@@ -32,6 +32,7 @@ from cakesim.engine.contract import SIGNED_WEIGHT, WEIGHT
 from cakesim.engine.jit import as_index, jit_borrowing, jit_inline
 from cakesim.engine.seeding import below
 from cakesim.engine.tables import Table
+from cakesim.games.slicing.bandit import SEARCH_WEIGHTS
 from cakesim.games.slicing.circle import along, arcs_of_cut
 from cakesim.games.slicing.cutting import rotated_even_cut
 from cakesim.games.slicing.tabletop import lead_chance
@@ -39,13 +40,19 @@ from cakesim.games.slicing.tabletop import lead_chance
 # Chooser codes: how a player picks among portions, declines and passes.
 RANDOM = 0
 GREEDY = 1
-CHOOSERS = {"random": RANDOM, "greedy": GREEDY}
+SEARCH = 2
+CHOOSERS = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH}
 
 # Cutter codes: how a waiter cuts the circle.
 RANDOM_CUT = 0
 BALANCED_CUT = 1
 ENUMERATED_CUT = 2
-CUTTERS = {"random": RANDOM_CUT, "balanced": BALANCED_CUT, "enumerate": ENUMERATED_CUT}
+SEARCH_CUT = 3
+CUTTERS = {"random": RANDOM_CUT, "balanced": BALANCED_CUT, "enumerate": ENUMERATED_CUT,
+           "search": SEARCH_CUT}
+"""A ``search`` chooser (it also keeps set-aside slices) or cutter decides by the
+information-set Monte-Carlo tree search of ``search.py``; the kernel hands it those
+decisions (``steps.advance``), so the ``choose_*`` functions here never see its codes."""
 
 # Parameter positions in a strategy's float vector.
 EAT_WEIGHT = 0
@@ -53,6 +60,9 @@ COLLECT_WEIGHT = 1
 UNCERTAINTY = 2
 DECLINE_THRESHOLD = 3
 DENY_WEIGHT = 4
+ITERATIONS = 5
+EXPLORATION = 6
+WIDENING = 7
 
 PARAMETERS = {
     "eat_weight": (1.0, WEIGHT, "points credited per cream dollop of an eaten slice"),
@@ -66,8 +76,13 @@ PARAMETERS = {
     "deny_weight": (0.0, WEIGHT, "weight of the expected majority points a collected slice "
                                  "takes from the best rival in its kind (0: the player "
                                  "looks only at its own chances)"),
+    **SEARCH_WEIGHTS,
 }
-"""Every weight: its default, its allowed range and what it means."""
+"""Every weight: its default, its allowed range and what it means. The last three are
+read only by a ``search`` chooser or cutter; the heuristic weights before them are then
+its rollout policy's."""
+
+SEARCH_PARAMETERS = tuple(SEARCH_WEIGHTS)
 
 # Actions a chooser returns.
 TAKE = 0
@@ -104,7 +119,9 @@ class Strategy:
         """One line: chooser, cutter and weights."""
         if self.chooser == "random" and self.cutter == "random":
             return "uniform random legal play"
-        weights = ", ".join(f"{k}={v:g}" for k, v in zip(PARAMETERS, self.params, strict=True))
+        searching = "search" in (self.chooser, self.cutter)
+        weights = ", ".join(f"{k}={v:g}" for k, v in zip(PARAMETERS, self.params, strict=True)
+                            if searching or k not in SEARCH_PARAMETERS)
         return f"{self.chooser} chooser, {self.cutter} cutter ({weights})"
 
 
@@ -112,7 +129,8 @@ def parse_strategy(name: str, table: Table) -> Strategy:
     """A ``Strategy`` from an experiment's ``[strategies.NAME]`` table."""
     table.only(["chooser", "cutter", *PARAMETERS])
     chooser = table.get("chooser", str, "greedy", CHOOSERS)
-    cutter = table.get("cutter", str, "random" if chooser == "random" else "enumerate", CUTTERS)
+    default_cutter = {"random": "random", "search": "search"}.get(chooser, "enumerate")
+    cutter = table.get("cutter", str, default_cutter, CUTTERS)
     weights = table.numbers({k: span for k, (_, span, _) in PARAMETERS.items()})
     return Strategy(name, chooser, cutter, tuple(weights.items()))
 
@@ -428,19 +446,17 @@ def choose_cut(seats, waiter, view, rules, scratch):
     if seats.codes[waiter, 1] == RANDOM_CUT:
         return cut_masks[below(view.stream, cut_masks.shape[0])]
     weights, table = seats.params[waiter], seats.chances[waiter]
-    n = view.cake_kind.shape[0]
     if seats.codes[waiter, 1] == BALANCED_CUT:
-        return _balanced_cut(weights, table, waiter, view, rules, scratch)
-    for seat in range(view.collected.shape[0]):
-        fill_rivals(view.collected, seat, scratch.rivals)
-        _value_arcs(weights, table, seat, n, view, rules, scratch)
-        kind, gain = best_decline(weights, table, seat, view, rules, scratch)
-        scratch.decline_value[seat] = gain - weights[DECLINE_THRESHOLD] if kind >= 0 else -1.0
-    return _best_enumerated_cut(waiter, n, cut_masks, scratch)
+        return balanced_cut(weights, table, waiter, view, rules, scratch)
+    cut_outcomes(weights, table, waiter, view, rules, scratch)
+    best = 0
+    for c in range(cut_masks.shape[0]):
+        best = c if scratch.cut_outcome[c] > scratch.cut_outcome[best] else best
+    return cut_masks[best]
 
 
 @jit_inline
-def _balanced_cut(params, chances, waiter, view, rules, scratch):
+def balanced_cut(params, chances, waiter, view, rules, scratch):
     """As many near-equal arcs as allowed, turned so that the worst arc is worth most.
 
     The waiter takes last, so it expects the portion nobody wanted: it rotates the
@@ -507,17 +523,32 @@ def _value_circle(params, chances, seat, view, rules, scratch):
     _forget(cake_kind, 0, n, scratch.added, decided)
 
 
-@jit_borrowing
-def _best_enumerated_cut(waiter, n, cut_masks, scratch):
-    """Try every legal cut; predict each chooser's pick; keep the waiter's best outcome.
+@jit_inline
+def cut_outcomes(params, chances, waiter, view, rules, scratch):
+    """``scratch.cut_outcome[c]``: what the waiter expects from legal cut ``c``.
 
-    Reads ``scratch.arc_value`` and ``scratch.decline_value`` (``choose_cut``).
+    The enumerating cutter's model: every seat values arcs with the waiter's weights and
+    picks, in turn from the waiter's left, its best arc unless its best decline is worth
+    more; the waiter gets the best of what is left and of its own decline.
+    """
+    n = view.cake_kind.shape[0]
+    for seat in range(view.collected.shape[0]):
+        fill_rivals(view.collected, seat, scratch.rivals)
+        _value_arcs(params, chances, seat, n, view, rules, scratch)
+        kind, gain = best_decline(params, chances, seat, view, rules, scratch)
+        scratch.decline_value[seat] = gain - params[DECLINE_THRESHOLD] if kind >= 0 else -1.0
+    _predicted_outcomes(waiter, n, rules.cut_masks, scratch)
+
+
+@jit_borrowing
+def _predicted_outcomes(waiter, n, cut_masks, scratch):
+    """Try every legal cut; predict each chooser's pick; the waiter's outcome of each.
+
+    Reads ``scratch.arc_value`` and ``scratch.decline_value`` (``cut_outcomes``).
     """
     arc_value, decline_value = scratch.arc_value, scratch.decline_value
     starts, lengths, taken = scratch.starts, scratch.lengths, scratch.taken
     players = arc_value.shape[0]
-    best_mask = 0
-    best_outcome = 0.0
     for c in range(cut_masks.shape[0]):
         count = arcs_of_cut(cut_masks[c], n, starts, lengths)
         taken[:count] = False
@@ -531,9 +562,7 @@ def _best_enumerated_cut(waiter, n, cut_masks, scratch):
         pick = _predicted_pick(arc_value[waiter], starts, lengths, taken, count)
         if pick >= 0:
             outcome = max(outcome, arc_value[waiter, starts[pick], lengths[pick]])
-        if c == 0 or outcome > best_outcome:
-            best_mask, best_outcome = cut_masks[c], outcome
-    return best_mask
+        scratch.cut_outcome[c] = outcome
 
 
 @jit_borrowing

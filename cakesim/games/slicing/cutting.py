@@ -63,18 +63,17 @@ def arc_table(cut_masks: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @jit_borrowing
-def last_portion_cut(cutter, cut_masks, cut_starts, cut_lengths, values, taken):
-    """The cut whose last portion is worth most to ``cutter``, every other seat taking first.
+def last_portion_outcomes(cutter, cut_starts, cut_lengths, values, taken, outcomes):
+    """``outcomes[c]``: what ``cutter`` gets from cut ``c``, every other seat taking first.
 
     ``cut_starts``/``cut_lengths`` are ``arc_table(cut_masks, n)``. Every seat from the
     cutter's left picks, in turn, the untaken arc it values most (ties: the lowest); the
     cutter's outcome is the best arc left after them (with as many arcs as players, the
-    one that is left). Ties between cuts: the first in ``cut_masks``.
+    one that is left). The cutter who trusts this model takes the first best cut; a search
+    ranks the cuts it tries by it.
     """
     players = values.shape[0]
-    best_mask = 0
-    best_outcome = 0.0
-    for c in range(cut_masks.shape[0]):
+    for c in range(cut_starts.shape[0]):
         count = 0
         while count < cut_lengths.shape[1] and cut_lengths[c, count] > 0:
             taken[count] = False
@@ -94,6 +93,4 @@ def last_portion_cut(cutter, cut_masks, cut_starts, cut_lengths, values, taken):
                 taken[pick] = True
                 if chooser == cutter:
                     outcome = pick_value
-        if c == 0 or outcome > best_outcome:
-            best_mask, best_outcome = cut_masks[c], outcome
-    return best_mask
+        outcomes[c] = outcome

@@ -26,17 +26,30 @@ class SlicingGame(Game):
     default_players = 4
     default_strategy = "greedy"
     bench_strategies: ClassVar[tuple[str, ...]] = ("greedy-balanced", "greedy", "random",
-                                                   TUNED)
+                                                   TUNED, "search")
     builtin: ClassVar[dict]
     """The built-in strategies that do not depend on the player count, by name."""
     parameters: ClassVar[dict[str, tuple]]
     """Every weight of the game's strategies: ``name -> (default, range, meaning)``."""
     tuning_base = "greedy-balanced"
+    search_budgets: ClassVar[dict[str, int]] = {"search": 100, "search-deep": 300}
+    """The built-in search players (the game's ``search.py``) and their iterations per
+    move; each plays the tuned strategy of its player count in its rollouts."""
+    search_strategies = tuple(search_budgets)
+    search_codes: ClassVar[dict[str, str]] = {"chooser": "search", "cutter": "search"}
+    """The strategy fields that make a strategy search its choices and its cuts."""
+    skill_ladder = ("random", "greedy", TUNED, *search_budgets)
 
     def named_strategy(self, name: str, players: int | None = None,
                        variant: str | None = None):
         """A built-in strategy, or ``tuned``: the shipped tuned strategy for ``players``
-        (and ``variant``, if it is one of ``tuned_variants``; else the base variant's)."""
+        (and ``variant``, if it is one of ``tuned_variants``; else the base variant's), or
+        a search player (``search_budgets``) on it."""
+        if name in self.search_budgets:
+            tuned = self.named_strategy(TUNED, players, variant)
+            searching = self.with_weights(tuned, name,
+                                          {"iterations": float(self.search_budgets[name])})
+            return dataclasses.replace(searching, **self.search_codes)
         if name == TUNED:
             if players is None:
                 raise InputError("strategy", name, "the tuned strategy is tuned for each "
@@ -62,6 +75,12 @@ class SlicingGame(Game):
         codes = {f.name: getattr(strategy, f.name) for f in dataclasses.fields(strategy)
                  if f.name not in ("name", "weights")}
         return codes | self.weights_of(strategy)
+
+    def searched_moves(self, table: TableSpec) -> int:
+        """Cuts and choices per game made by search players (strategies by seat)."""
+        rounds, players, seats = self.rounds(table), table.players, table.strategies
+        cuts = sum(seats[r % players].cutter == "search" for r in range(rounds))
+        return cuts + rounds * sum(s.chooser == "search" for s in seats)
 
     def rounds(self, table: TableSpec) -> int:
         """How many rounds (cakes, pizzas) a game has at ``table``."""

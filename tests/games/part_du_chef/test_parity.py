@@ -10,8 +10,10 @@ from tests.games.part_du_chef.conftest import ENUMERATING, GAME, RULES, STRATEGY
 
 SETTINGS = list(itertools.product((2, 3, 4, 5), ("base", "marianne"), STRATEGY_NAMES))
 # The plain-Python reference plays about 100 random games/s, 45 greedy ones with the
-# balanced cutter and 13 with the enumerating cutter: fewer games where it is slow.
-GAMES = {"random": 30, **{name: 4 for name in ENUMERATING}}
+# balanced cutter and 13 with the enumerating cutter; the search players, compiled in both
+# engines, 3 to 40 games/s: fewer games where it is slow.
+SEARCHING = GAME.search_strategies
+GAMES = {"random": 30, **{name: 4 for name in (*ENUMERATING, *SEARCHING)}}
 
 
 @pytest.mark.parametrize(("players", "variant", "strategy"), SETTINGS)
@@ -57,7 +59,8 @@ def test_scoring_switches(receipt, peppers):
     assert_parity(table_of(4, "base", ("glutton",), rules=rules), 3, 0, 8)
 
 
-LONG_RUN = {"random": 2000, **{name: 100 for name in ENUMERATING}}
+LONG_RUN = {"random": 2000, **{name: 100 for name in ENUMERATING},
+            **{name: 40 for name in SEARCHING}}
 
 
 @pytest.mark.slow

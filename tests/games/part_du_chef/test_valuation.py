@@ -18,6 +18,7 @@ from cakesim.games.part_du_chef.strategies import (
     DIVERSITY_WEIGHT,
     MAJORITY_WEIGHT,
     PARAMETERS,
+    SEARCH_PARAMETERS,
     UNCERTAINTY,
     Strategy,
     fill_rivals,
@@ -116,9 +117,11 @@ def _denied(case: dict) -> float:
             * (chance(mine, rival) - after))
 
 
-def test_deny_weight_is_the_last_weight_and_off_by_default():
+def test_deny_weight_is_the_last_heuristic_weight_and_off_by_default():
+    # Only the search's weights come after it (appended, so older strategies play on).
     assert list(PARAMETERS)[DENY_WEIGHT] == "deny_weight"
-    assert len(PARAMETERS) == DENY_WEIGHT + 1 and PARAMETERS["deny_weight"][0] == 0.0
+    assert list(PARAMETERS)[DENY_WEIGHT + 1:] == list(SEARCH_PARAMETERS)
+    assert PARAMETERS["deny_weight"][0] == 0.0
     for name, strategy in strategies.BUILTIN.items():
         assert strategy.params[DENY_WEIGHT] == (1.0 if name == "greedy-deny" else 0.0)
     deny = GAME.named_strategy("greedy-deny")

@@ -12,9 +12,14 @@ SETTINGS = [(p, v, s) for p, v, s in itertools.product((2, 3, 4, 5), ("base", "c
             if v == "base" or RULES.has_compensation(p)]
 
 
+# A search player plays hundreds of games out per move: fewer games.
+SHORT_RUN = {"search": 30, "search-deep": 8}
+
+
 @pytest.mark.parametrize(("players", "variant", "strategy"), SETTINGS)
 def test_kernel_matches_reference(players, variant, strategy):
-    assert_parity(table_of(players, variant, (strategy,)), seed=11, first=1000, games=150)
+    assert_parity(table_of(players, variant, (strategy,)), seed=11, first=1000,
+                  games=SHORT_RUN.get(strategy, 150))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
@@ -29,8 +34,9 @@ def test_tied_majorities_scoring_nothing():
     assert_parity(table_of(4, "compensation", ("greedy",), rules=rules), 3, 0, 150)
 
 
-# The enumerating cutter plays about 10 games/s in the plain-Python reference: fewer games.
-LONG_RUN = {"greedy": 300}
+# The enumerating cutter plays about 10 games/s in the plain-Python reference, a search
+# player a few games/s: fewer games.
+LONG_RUN = {"greedy": 300, "search": 1000, "search-deep": 300}
 
 
 @pytest.mark.slow

@@ -1,0 +1,282 @@
+"""The search player: information-set Monte-Carlo tree search (ISMCTS) for Piece o' Cake.
+
+A searching seat decides each of its moves (a cut, a choice, a set-aside slice) by
+playing the game out many times from the table it sees (Cowling, Powley and Whitehouse,
+"Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012):
+
+1. *Determinize*: the order of the slices nobody has seen (the later cakes and the
+   set-aside slices still there) is hidden, and every order is equally likely; each
+   iteration deals them afresh in a random order (``slicing.bandit.deal_hidden``). Which
+   slices they are is public: the box, less every slice laid out so far. Eaten slices
+   were seen when their portion was taken, so a player who remembers knows every seat's
+   cream. (A waiter who has looked at the set-aside slices still treats them as unseen.)
+2. *Select*: the candidate moves are the arms of a bandit, UCB1 with progressive widening
+   for cuts (``slicing.bandit.select``).
+3. *Play out*: the chosen move is made in the sampled world and every seat, the searcher
+   too, plays the rest of the game with the searcher's heuristic policy (greedy chooser,
+   balanced cutter, the strategy's own weights: for the shipped ``search`` strategies the
+   tuned bot's), by the kernel's own rule steps (``steps.advance``). The reward is the
+   searcher's win share.
+4. *Decide*: the most visited move (ties: the earlier candidate).
+
+The tree is one level deep: the searcher's later moves, and everyone else's, are the
+rollout policy's. With a few hundred iterations and six to a dozen later own moves, each
+in a fresh world, deeper nodes would see a handful of visits each; the budget is spent
+where it counts. A cut has hundreds of legal moves (551 at 2 and 4 players): spread
+evenly, 200 iterations would try each about once. The candidates are therefore the
+policy's own cut, then the other cuts in the order the enumerating cutter ranks them
+(``strategies.cut_outcomes``), admitted by progressive widening. A choice has at most a
+portion per arc, a decline per collected kind and a pass: all compete from the start,
+each portion with the policy's slice-by-slice eat/collect plan. Keeping a set-aside slice
+(compensation variant) has every slice left, eaten or collected.
+
+Every draw comes from the game's decision stream, so a game with search players is a pure
+function of (seed, game) and the reference engine, calling ``search_decision`` at the
+same points, replays it.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from cakesim.engine.jit import jit_borrowing
+from cakesim.games.piece_o_cake.steps import (
+    CAKE,
+    PORTIONS,
+    TURN,
+    advance,
+    choose,
+    cut_cake,
+    keep_set_aside_slice,
+    score_game,
+)
+from cakesim.games.piece_o_cake.strategies import (
+    BALANCED_CUT,
+    DECLINE_EAT,
+    EXPLORATION,
+    GREEDY,
+    ITERATIONS,
+    PASS,
+    TAKE,
+    WIDENING,
+    balanced_cut,
+    choose_action,
+    choose_bonus,
+    cut_outcomes,
+    fill_rivals,
+    plan_portion,
+)
+from cakesim.games.slicing.bandit import (
+    CUT,
+    DETAIL,
+    INDEX,
+    KIND,
+    add,
+    clear,
+    cut_candidates,
+    deal_hidden,
+    most_visited,
+    select,
+    sort_pool,
+)
+from cakesim.games.slicing.tabletop import WIN_UNITS
+
+KEEP = 4
+"""A candidate's kind (``SearchSpace.move[c, KIND]``) is a chooser's action (TAKE,
+DECLINE_EAT, PASS, from ``strategies``), a cut (``bandit.CUT``) or keeping a set-aside
+slice."""
+
+
+class SearchSpace(NamedTuple):
+    """The search's working space, allocated once per batch (``kernel.new_search_space``)."""
+
+    # GameState: the sampled world each iteration plays out (a copy of the real game).
+    world: tuple
+    # Strategies: the rollout players, every seat the searcher's heuristic policy.
+    rollout: tuple
+    # slicing.bandit.Bandit: the candidate moves and their statistics. A move's KIND is
+    # CUT (DETAIL the gap mask), TAKE (INDEX the portion, DETAIL the eat mask),
+    # DECLINE_EAT (INDEX the kind), PASS, KEEP (INDEX the set-aside slice, DETAIL 1 to eat
+    # it); its hidden places are in ``GameState.order``.
+    bandit: tuple
+    # (P,) int16: [seat] a played-out world's majority points, totals and win units.
+    majority: np.ndarray
+    total: np.ndarray
+    win_units: np.ndarray
+
+
+@jit_borrowing
+def decide(rules, seats, state, scratch, space):
+    """Make the decision ``state.clock`` points at by search, in the real game."""
+    kind, index, detail = search_decision(rules, seats, state, scratch, space)
+    make_move(kind, index, detail, rules, state)
+
+
+@jit_borrowing
+def search_decision(rules, seats, state, scratch, space):
+    """The searching seat's move at ``state.clock``: ``(kind, index, detail)`` as in
+    ``SearchSpace.move``; only the decision stream (``state.seen.stream``) changes."""
+    players = state.eaten_count.shape[0]
+    waiter = state.clock[CAKE] % players
+    turn = state.clock[TURN]
+    seat = (waiter + turn) % players if 0 < turn <= players else waiter
+    params = seats.params[seat]
+    _seat_rollout(seats, seat, space.rollout)
+    if turn == 0:
+        count = _cut_candidates(rules, space.rollout, waiter, state, scratch, space)
+    elif turn <= players:
+        count = _choice_candidates(rules, space.rollout, seat, state, scratch, space)
+    else:
+        count = _keep_candidates(rules, space.rollout, waiter, state, space)
+    if count > 1:
+        _hidden_places(rules, state, space.bandit.hidden)
+        sort_pool(state.order, space.bandit.hidden, space.bandit.pool)
+        for t in range(int(params[ITERATIONS])):
+            c = select(t, count, turn == 0, params[EXPLORATION], params[WIDENING],
+                       rules.cut_masks, scratch.cut_outcome, space.bandit)
+            space.bandit.visits[c] += 1
+            space.bandit.reward[c] += _play_out(c, seat, rules, state, scratch, space)
+    return most_visited(space.bandit)
+
+
+@jit_borrowing
+def make_move(kind, index, detail, rules, state):
+    """Carry out a candidate move in the game ``state`` at its ``clock``."""
+    players = state.eaten_count.shape[0]
+    waiter = state.clock[CAKE] % players
+    if kind == CUT:
+        cut_cake(detail, state)
+    elif kind == KEEP:
+        keep_set_aside_slice(waiter, index, detail == 1, rules, state)
+    else:
+        choose((waiter + state.clock[TURN]) % players, kind, index, detail, rules, state)
+
+
+@jit_borrowing
+def _seat_rollout(seats, seat, rollout):
+    """Every rollout seat plays the searcher's weights with the heuristic codes."""
+    for row in range(rollout.codes.shape[0]):
+        rollout.codes[row, 0] = GREEDY
+        rollout.codes[row, 1] = BALANCED_CUT
+        for w in range(rollout.params.shape[1]):
+            rollout.params[row, w] = seats.params[seat, w]
+        flat_from = seats.chances[seat].reshape(-1)
+        flat_to = rollout.chances[row].reshape(-1)
+        for i in range(flat_from.shape[0]):
+            flat_to[i] = flat_from[i]
+
+
+@jit_borrowing
+def _cut_candidates(rules, rollout, waiter, state, scratch, space):
+    """The policy's (balanced) cut, then every cut in the enumerating cutter's ranking."""
+    view = state.seen
+    params, chances = rollout.params[waiter], rollout.chances[waiter]
+    policy = balanced_cut(params, chances, waiter, view, rules, scratch)
+    cut_outcomes(params, chances, waiter, view, rules, scratch)
+    return cut_candidates(policy, rules.cut_masks, space.bandit)
+
+
+@jit_borrowing
+def _choice_candidates(rules, rollout, seat, state, scratch, space):
+    """The policy's move first, then every other take (with the policy's eat plan),
+    every decline and the pass."""
+    view = state.seen
+    n_portions = state.clock[PORTIONS]
+    params, chances = rollout.params[seat], rollout.chances[seat]
+    action, index, eat_mask = choose_action(rollout, seat, view, n_portions, rules, scratch)
+    count = add(clear(space.bandit), action, index, eat_mask, space.bandit)
+    fill_rivals(view.collected, seat, scratch.rivals)
+    for p in range(n_portions):
+        if not view.portion_taken[p] and not (action == TAKE and index == p):
+            _, plan = plan_portion(params, chances, seat, view.portion_start[p],
+                                   view.portion_len[p], view, rules, scratch)
+            count = add(count, TAKE, p, plan, space.bandit)
+    for kind in range(view.collected.shape[1]):
+        if view.collected[seat, kind] > 0 and not (action == DECLINE_EAT and index == kind):
+            count = add(count, DECLINE_EAT, kind, 0, space.bandit)
+    if action != PASS:
+        count = add(count, PASS, -1, 0, space.bandit)
+    return count
+
+
+@jit_borrowing
+def _keep_candidates(rules, rollout, waiter, state, space):
+    """The policy's pick first, then every set-aside slice left, eaten or collected."""
+    view = state.seen
+    a, eat = choose_bonus(rollout, waiter, view, rules)
+    count = add(clear(space.bandit), KEEP, a, 1 if eat else 0, space.bandit)
+    for other in range(view.aside_left.shape[0]):
+        for detail in range(2):
+            if view.aside_left[other] and not (other == a and detail == (1 if eat else 0)):
+                count = add(count, KEEP, other, detail, space.bandit)
+    return count
+
+
+@jit_borrowing
+def _hidden_places(rules, state, hidden):
+    """The deal's places nobody has seen, then -1s: the cakes after the one being served
+    and the set-aside slices still there."""
+    n = rules.slices_per_cake
+    m = 0
+    for place in range((state.clock[CAKE] + 1) * n, rules.cakes * n):
+        hidden[m] = place
+        m += 1
+    for a in range(state.seen.aside_left.shape[0]):
+        if state.seen.aside_left[a]:
+            hidden[m] = rules.cakes * n + a
+            m += 1
+    for i in range(m, hidden.shape[0]):
+        hidden[i] = -1
+
+
+@jit_borrowing
+def _play_out(c, seat, rules, state, scratch, space):
+    """One iteration: a fresh world, candidate ``c`` in it, the game played out; the
+    searcher's win share."""
+    world = space.world
+    _copy_game(state, world)
+    determinize(rules, state.seen.stream, world, space.bandit.hidden, space.bandit.pool)
+    move = space.bandit.move
+    make_move(move[c, KIND], move[c, INDEX], move[c, DETAIL], rules, world)
+    advance(rules, space.rollout, world, scratch)
+    score_game(rules, world, space.majority, space.total, space.win_units)
+    return space.win_units[seat] / WIN_UNITS
+
+
+@jit_borrowing
+def determinize(rules, stream, world, hidden, pool):
+    """A sampled world: the hidden slices dealt afresh into ``world``'s hidden places, and
+    the set-aside slices it then has."""
+    deal_hidden(stream, world.order, hidden, pool)
+    n = rules.slices_per_cake
+    for a in range(world.seen.aside_kind.shape[0]):
+        s = world.order[rules.cakes * n + a]
+        world.seen.aside_kind[a] = rules.slice_kind[s]
+        world.seen.aside_cream[a] = rules.slice_cream[s]
+
+
+@jit_borrowing
+def _copy_game(state, world):
+    """``world`` becomes a copy of the game ``state`` (every array but the streams)."""
+    seen, copy = state.seen, world.seen
+    for seat in range(seen.collected.shape[0]):
+        world.eaten_cream[seat] = state.eaten_cream[seat]
+        world.eaten_count[seat] = state.eaten_count[seat]
+        for kind in range(seen.collected.shape[1]):
+            copy.collected[seat, kind] = seen.collected[seat, kind]
+            copy.collected_cream[seat, kind] = seen.collected_cream[seat, kind]
+    for kind in range(seen.unseen.shape[0]):
+        copy.unseen[kind] = seen.unseen[kind]
+        copy.still_open[kind] = seen.still_open[kind]
+    for position in range(seen.cake_kind.shape[0]):
+        copy.cake_kind[position] = seen.cake_kind[position]
+        copy.cake_cream[position] = seen.cake_cream[position]
+        copy.portion_start[position] = seen.portion_start[position]
+        copy.portion_len[position] = seen.portion_len[position]
+        copy.portion_taken[position] = seen.portion_taken[position]
+    for a in range(seen.aside_left.shape[0]):
+        copy.aside_left[a] = seen.aside_left[a]
+    for place in range(state.order.shape[0]):
+        world.order[place] = state.order[place]
+    for i in range(state.clock.shape[0]):
+        world.clock[i] = state.clock[i]

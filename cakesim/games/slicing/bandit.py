@@ -1,0 +1,181 @@
+"""The search players' bandit over candidate moves, shared by the two slicing games.
+
+Each slicing game's ``search.py`` lists a decision's candidate moves in a ``Bandit`` and
+plays them out in sampled worlds; choosing which candidate the next iteration plays, and
+which one wins, is the same for both.
+
+Selection is UCB1 (Auer, Cesa-Bianchi and Fischer 2002) on win shares in 0..1: unvisited
+candidates first, then ``mean + exploration * sqrt(ln t / visits)``. A cut has hundreds of
+candidates, so cuts are admitted by progressive widening (Coulom 2007; Chaslot et al.
+2008): after ``t`` iterations the first ``ceil(widening * sqrt(t))`` compete, each new one
+the best-ranked cut by the game's heuristic (``cut_outcome``) not yet admitted.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from cakesim.engine.jit import jit, jit_borrowing
+from cakesim.engine.seeding import below
+
+SEARCH_WEIGHTS = {
+    "iterations": (100.0, (1.0, 100_000.0), "search: worlds sampled and played out per "
+                                            "decision (rounded down)"),
+    "exploration": (0.5, (0.0, 100.0), "search: the UCB1 exploration constant, on win "
+                                       "shares in 0..1"),
+    "widening": (1.0, (0.01, 1000.0), "search: a cut searches its first "
+                                      "ceil(widening * sqrt(t)) candidates after t "
+                                      "iterations (progressive widening)"),
+}
+"""A search player's weights (default, range, meaning), the last of both games' weight
+vectors: read only by a ``search`` chooser or cutter, whose other weights are then its
+rollout policy's."""
+
+CUT = 3
+"""The candidate kind of a cut (the games number their other kinds around it)."""
+
+# Columns of ``Bandit.move``.
+KIND = 0
+INDEX = 1
+DETAIL = 2
+
+
+class Bandit(NamedTuple):
+    """One decision's candidate moves, their statistics and the deal's hidden part."""
+
+    # (places,) int64: [i] the places of the deal a sampled world deals afresh, then -1s.
+    hidden: np.ndarray
+    # (places,) int16: [i] the slices in those places, sorted: what is hidden, not where.
+    pool: np.ndarray
+    # (moves, 3) int64: [candidate, KIND/INDEX/DETAIL] the candidate moves, in the game's
+    # encoding (``CUT``, DETAIL the gap mask, is shared: cuts are widened).
+    move: np.ndarray
+    # (moves,) int64: [candidate] iterations that played it.
+    visits: np.ndarray
+    # (moves,) float64: [candidate] the searcher's win shares summed over those iterations.
+    reward: np.ndarray
+    # (cuts,) bool: [cut] already a candidate (the widening admits each cut once).
+    admitted: np.ndarray
+
+
+@jit
+def new_bandit(places, moves, cuts):
+    """A ``Bandit`` for a deal of ``places``, ``moves`` candidates and ``cuts`` legal cuts."""
+    return Bandit(np.zeros(places, dtype=np.int64), np.zeros(places, dtype=np.int16),
+                  np.zeros((moves, 3), dtype=np.int64), np.zeros(moves, dtype=np.int64),
+                  np.zeros(moves), np.zeros(cuts, dtype=np.bool_))
+
+
+@jit_borrowing
+def clear(bandit):
+    """No candidates yet: visits, rewards and the admitted cuts at zero; returns 0."""
+    for c in range(bandit.visits.shape[0]):
+        bandit.visits[c] = 0
+        bandit.reward[c] = 0.0
+    for c in range(bandit.admitted.shape[0]):
+        bandit.admitted[c] = False
+    return 0
+
+
+@jit_borrowing
+def add(count, kind, index, detail, bandit):
+    """Append a candidate move after the first ``count``; returns the new count."""
+    bandit.move[count, KIND] = kind
+    bandit.move[count, INDEX] = index
+    bandit.move[count, DETAIL] = detail
+    return count + 1
+
+
+@jit_borrowing
+def cut_candidates(policy, cut_masks, bandit):
+    """The policy's cut first; every other legal cut waits for the widening (``select``).
+
+    Returns the candidate count (every legal cut).
+    """
+    count = clear(bandit)
+    for c in range(cut_masks.shape[0]):
+        if cut_masks[c] == policy:
+            bandit.admitted[c] = True
+        # Not yet a cut: filled when the widening lets it compete.
+        bandit.move[c, KIND] = -1
+    return add(count, CUT, -1, policy, bandit) + cut_masks.shape[0] - 1
+
+
+@jit_borrowing
+def select(t, count, widen, exploration, widening, cut_masks, cut_outcome, bandit):
+    """The candidate iteration ``t`` (0-based) plays: UCB1, unvisited first.
+
+    With ``widen`` (a cut) only the first ``ceil(widening * sqrt(t + 1))`` compete; a slot
+    entering play is filled with the best-ranked cut (``cut_outcome``) not yet admitted.
+    """
+    width = count
+    if widen:
+        width = min(max(int(np.ceil(widening * np.sqrt(t + 1.0))), 1), count)
+    for slot in range(width):
+        if bandit.visits[slot] == 0:
+            if widen and bandit.move[slot, KIND] != CUT:
+                _admit_cut(slot, cut_masks, cut_outcome, bandit)
+            return slot
+    log_t = np.log(float(t))
+    best = 0
+    best_score = -1.0
+    for slot in range(width):
+        visits = float(bandit.visits[slot])
+        score = bandit.reward[slot] / visits + exploration * np.sqrt(log_t / visits)
+        best = slot if score > best_score else best
+        best_score = score if score > best_score else best_score
+    return best
+
+
+@jit_borrowing
+def _admit_cut(slot, cut_masks, cut_outcome, bandit):
+    """Candidate ``slot`` becomes the best-ranked cut not yet admitted."""
+    best = -1
+    for c in range(cut_masks.shape[0]):
+        if not bandit.admitted[c] and (best < 0 or cut_outcome[c] > cut_outcome[best]):
+            best = c
+    bandit.admitted[best] = True
+    add(slot, CUT, best, cut_masks[best], bandit)
+
+
+@jit_borrowing
+def most_visited(bandit):
+    """The decision: the most visited candidate (ties: the earlier), as its move row."""
+    best = 0
+    for c in range(1, bandit.visits.shape[0]):
+        best = c if bandit.visits[c] > bandit.visits[best] else best
+    return bandit.move[best, KIND], bandit.move[best, INDEX], bandit.move[best, DETAIL]
+
+
+@jit_borrowing
+def sort_pool(order, hidden, pool):
+    """``pool``: the slices at the ``hidden`` places of ``order``, sorted.
+
+    Sorted, they say which slices are hidden and nothing of where they lie, so a sampled
+    world depends not at all on the real hidden order.
+    """
+    m = 0
+    while m < hidden.shape[0] and hidden[m] >= 0:
+        # Insertion sort: a few dozen slices, once per decision.
+        s = order[hidden[m]]
+        j = m
+        while j > 0 and pool[j - 1] > s:
+            pool[j] = pool[j - 1]
+            j -= 1
+        pool[j] = s
+        m += 1
+
+
+@jit_borrowing
+def deal_hidden(stream, order, hidden, pool):
+    """Deal the ``pool`` into the ``hidden`` places of ``order`` in a fresh random order.
+
+    Fisher-Yates over the places, drawing from ``stream``.
+    """
+    m = 0
+    while m < hidden.shape[0] and hidden[m] >= 0:
+        order[hidden[m]] = pool[m]
+        m += 1
+    for i in range(m - 1, 0, -1):
+        j = below(stream, i + 1)
+        order[hidden[i]], order[hidden[j]] = order[hidden[j]], order[hidden[i]]

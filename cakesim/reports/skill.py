@@ -1,0 +1,429 @@
+"""The ``[skill]`` section: does the experiment's answer hold for weak and strong players?
+
+Each headline table (the tables of the first table's strategy mix, as in the report's
+headline, or the tables ``tables`` names) is re-played with every strength of a ladder of
+built-in strategies (weakest first; by default the game's ``skill_ladder``) at every
+seat. The first seat's win share minus the fair 1/P at each strength says whether the
+seat's verdict holds across skill.
+
+Mixed-strength tables seat one player of each strength alone among ``reference`` players,
+on duplicate deals, so that it sits once in every seat of every deal. Its win share in
+the game of a deal where it sits first, minus its mean share over the deal's P games, is
+what the first seat is worth to it (its *first-seat gain*), deal by deal; the strongest
+strength's gain minus the weakest's, paired by deal, answers "does a stronger player gain
+more from the first seat?".
+
+The rows are ordinary tables of the experiment: run, cached, resumed and gated like the
+others. A row an experiment table already plays (the same strategies at the same
+players, variant, options and deal mode) is read from that table, not played twice.
+"""
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from cakesim.engine.contract import Game, RuleSet, TableSpec
+from cakesim.engine.errors import InputError
+from cakesim.engine.tables import Table
+from cakesim.reports.summaries import difference, first_seat_share, headline_tables
+from cakesim.reports.text import points, points_plus_minus
+from cakesim.stats.intervals import Estimate, mean_of
+
+SUPPLEMENT = True
+"""The section adds to the experiment's answer: the report keeps its own headline."""
+
+GAMES = 4000
+"""Games per skill row, unless ``[skill] games`` says otherwise."""
+CI_GAMES = 1000
+"""Games per skill row at the size CI re-runs, unless ``[skill] ci_games`` says otherwise."""
+REFERENCE = "tuned"
+"""The strategy a mixed table's other players play, unless ``[skill] reference`` says."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One headline table's players, variant and options, and the tables of its rows."""
+
+    name: str
+    """The setting in a few words, e.g. ``4P base``."""
+    headline: str
+    """The label of the headline table it re-plays."""
+    uniform: tuple[tuple[str, str], ...] = ()
+    """(strength, table label): the strength at every seat."""
+    mixed: tuple[tuple[str, str, int], ...] = ()
+    """(strength, table label, the strength's player): alone among reference players."""
+
+
+@dataclass(frozen=True)
+class SkillQuestion:
+    """The strengths to re-play the headline tables with, at how many games, and where."""
+
+    strengths: tuple[str, ...] = ()
+    """Built-in strategy names, weakest first; empty: the game's ``skill_ladder``."""
+    games: int = GAMES
+    ci_games: int = CI_GAMES
+    tables: tuple[str, ...] = ()
+    """Labels of the headline tables to re-play; empty: the experiment's headline tables."""
+    mixed: bool = True
+    reference: str = REFERENCE
+    enabled: bool = True
+    spec: Table | None = field(default=None, compare=False, repr=False)
+    """The ``[skill]`` table read, for errors that name its keys."""
+    settings: tuple[Setting, ...] = ()
+    """Each headline's rows, once ``add_rows`` has placed them."""
+
+    def at_most(self, games: int) -> "SkillQuestion":
+        """The same question playing at most ``games`` games per row (a --games override)."""
+        return replace(self, games=min(self.games, games), ci_games=min(self.ci_games, games))
+
+    def sized(self, ci: bool) -> "SkillQuestion":
+        """The question at the size CI re-runs (``ci_games`` per row), or as it is."""
+        return replace(self, games=self.ci_games) if ci else self
+
+    def mixed_tables(self) -> list[str]:
+        """The labels of the mixed tables: they need every game's row (``keep_rows``)."""
+        return [label for s in self.settings for _, label, _ in s.mixed]
+
+
+def parse(table: Table) -> SkillQuestion:
+    """``[skill]``: ``strengths``, ``games``, ``ci_games``, ``tables``, ``mixed``,
+    ``reference`` and ``enabled``, all optional (no section: every default)."""
+    table.only(["strengths", "games", "ci_games", "tables", "mixed", "reference", "enabled"])
+    return SkillQuestion(
+        strengths=_names(table, "strengths"), games=table.int_in("games", 1, 10**10, GAMES),
+        ci_games=table.int_in("ci_games", 1, 10**8, CI_GAMES), tables=_names(table, "tables"),
+        mixed=table.get("mixed", bool, True), reference=table.get("reference", str, REFERENCE),
+        enabled=table.get("enabled", bool, True), spec=table)
+
+
+def _names(table: Table, key: str) -> tuple[str, ...]:
+    """A list ``key`` of different strings; empty when the key is not given."""
+    names = table.get(key, list, [])
+    if key in table.data and not names:
+        raise table.error(key, "must not be empty; leave the key out for the default")
+    for name in names:
+        if not isinstance(name, str):
+            raise table.error(key, f"{name!r} is not allowed; allowed: strings")
+        if names.count(name) > 1:
+            raise table.error(key, f"names {name!r} twice")
+    return tuple(names)
+
+
+def add_rows(question: SkillQuestion, game: Game, rules: RuleSet,
+             tables: list[TableSpec]) -> tuple[SkillQuestion, list[TableSpec]]:
+    """The question with its rows placed, and the tables to add to the experiment for them.
+
+    ``tables`` are the experiment's own tables: a row one of them (or an earlier row)
+    already plays is read from it.
+    """
+    spec = question.spec
+    strengths = question.strengths or game.skill_ladder
+    if not strengths:
+        raise spec.error("strengths", f"missing: {game.name} has no skill ladder; name its "
+                                      "built-in strategies, weakest first (allowed values: "
+                                      f"{', '.join(game.strategy_names)})")
+    named = [("strengths", s) for s in strengths]
+    for key, name in named + ([("reference", question.reference)] if question.mixed else []):
+        if name not in game.strategy_names:
+            raise spec.error(key, f"{name!r} is not allowed; allowed values: "
+                                  f"{', '.join(game.strategy_names)}")
+    rows = _Rows(game, rules, spec, list(tables))
+    settings = {}
+    for headline in _headlines(question, tables):
+        key = (headline.players, headline.variant, headline.options)
+        # Two headline tables of one setting (e.g. two strategy mixes) share its rows.
+        if key not in settings:
+            settings[key] = rows.setting(headline, strengths, question)
+    return (replace(question, strengths=tuple(strengths), settings=tuple(settings.values())),
+            rows.added)
+
+
+def _headlines(question: SkillQuestion, tables: list[TableSpec]) -> list[TableSpec]:
+    """The tables ``question.tables`` names, or the experiment's headline tables."""
+    if not question.tables:
+        return headline_tables(tables)
+    by_label = {t.label: t for t in tables}
+    for label in question.tables:
+        if label not in by_label:
+            raise question.spec.error("tables", f"no table {label!r}; tables: "
+                                                f"{', '.join(by_label)}")
+    return [by_label[label] for label in question.tables]
+
+
+@dataclass
+class _Rows:
+    """The tables that play the rows: the experiment's own where one plays a row already."""
+
+    game: Game
+    rules: RuleSet
+    spec: Table
+    pool: list[TableSpec]
+    added: list[TableSpec] = field(default_factory=list)
+
+    def setting(self, headline: TableSpec, strengths: tuple[str, ...],
+                question: SkillQuestion) -> Setting:
+        """Every row of one headline table's setting."""
+        players = headline.players
+        name = " ".join([*(value for _, value in headline.options),
+                         f"{players}P {headline.variant}"])
+        played = {s: self.strategy(s, headline, "strengths") for s in strengths}
+        uniform = tuple(
+            (s, self.table(headline, [[played[s]] * players], headline.duplicate,
+                           f"{name} · skill {s}")[0])
+            for s in strengths)
+        mixed = ()
+        if question.mixed:
+            other = self.strategy(question.reference, headline, "reference")
+            # The strength's player may sit in any slot of a table that already plays it.
+            mixed = tuple(
+                (s, *self.table(headline, [[other] * slot + [played[s]]
+                                           + [other] * (players - 1 - slot)
+                                           for slot in range(players)],
+                                True, f"{name} · mixed {s} vs {question.reference}"))
+                for s in strengths if s != question.reference)
+        return Setting(name, headline.label, uniform, mixed)
+
+    def strategy(self, name: str, headline: TableSpec, key: str):
+        """The built-in strategy ``name`` (given as ``key``) as it plays at the headline."""
+        try:
+            return self.game.named_strategy(name, headline.players, headline.variant)
+        except InputError as error:
+            raise self.spec.error(key, f"{name!r} at {headline.label!r}: "
+                                       f"{error.message}") from None
+
+    def table(self, headline: TableSpec, seatings: list[list], duplicate: bool,
+              label: str) -> tuple[str, int]:
+        """The label of the table playing one of ``seatings`` at the headline's setting, and
+        which one; a new table ``label`` playing the first when none does yet."""
+        for table in self.pool:
+            if ((table.players, table.variant, table.options, table.duplicate)
+                    != (headline.players, headline.variant, headline.options, duplicate)):
+                continue
+            for index, seating in enumerate(seatings):
+                if all(self.game.same_play(a, b, table.players)
+                       for a, b in zip(table.strategies, seating, strict=True)):
+                    return table.label, index
+        new = self.game.table(self.rules, headline.players, seatings[0], headline.variant,
+                              duplicate, label, **dict(headline.options))
+        self.pool.append(new)
+        self.added.append(new)
+        return label, 0
+
+
+def analyse(experiment, runs, question: SkillQuestion, n_jobs: int = -1) -> dict:
+    """Per setting: each strength's first-seat gap to the fair share, each mixed strength's
+    first-seat gain, the strongest minus the weakest gain, and the verdicts in words."""
+    by_label = {run.table.label: run for run in runs}
+    win_units = experiment.game.win_units
+    found = []
+    for setting in question.settings:
+        headline = by_label[setting.headline].table
+        seat = experiment.game.seat_name(headline, 0).name
+        rows = [_uniform_row(strength, by_label[label]) for strength, label in setting.uniform]
+        gains = {strength: _gains(by_label[label], slot, win_units)
+                 for strength, label, slot in setting.mixed}
+        mixed = [{"strength": strength, "table": label, "player": slot + 1,
+                  "games": by_label[label].totals.games, "deals": by_label[label].totals.deals,
+                  "gain": mean_of(gains[strength]).as_dict()}
+                 for strength, label, slot in setting.mixed]
+        for row in (*rows, *mixed):
+            row["shared"] = row["table"] not in experiment.section_tables
+        spread = None
+        if len(mixed) > 1:
+            strong, weak = gains[mixed[-1]["strength"]], gains[mixed[0]["strength"]]
+            spread = difference(mean_of(strong), mean_of(weak), strong, weak)
+        gaps = [(r["strength"], r["gap"]) for r in rows]
+        found.append({
+            "setting": setting.name, "headline": setting.headline, "players": headline.players,
+            "variant": headline.variant, "options": dict(headline.options), "seat": seat,
+            "rows": rows, "mixed": mixed, "strongest_minus_weakest": spread,
+            "holds": len({_kind(gap) for _, gap in gaps}) == 1,
+            "words": holds_sentence(seat, setting.name, gaps),
+            "mixed_words": (mixed_sentence(question.reference, [
+                (m["strength"], m["gain"]) for m in mixed], spread) if mixed else "")})
+    return {"strengths": list(question.strengths), "reference": question.reference,
+            "mixed": question.mixed, "settings": found}
+
+
+def _uniform_row(strength: str, run) -> dict:
+    """One strength at every seat: the first seat's win share minus the fair 1/P."""
+    share, fair = first_seat_share(run), 1 / run.table.players
+    gap = Estimate(share.value - fair, share.low - fair, share.high - fair, share.n)
+    return {"strength": strength, "table": run.table.label, "games": run.totals.games,
+            "deals": run.totals.deals, "duplicate": run.table.duplicate,
+            "share": share.as_dict(), "gap": gap.as_dict()}
+
+
+def _gains(run, player: int, win_units: int) -> np.ndarray:
+    """Per deal: ``player``'s win share in the game it sits first, minus its mean share
+    over the deal's games (one per seat: the table plays duplicate deals)."""
+    rows = run.rows
+    first = rows[(rows["player"] == player) & (rows["seat"] == 0)]
+    at_first = np.bincount(first["deal"].to_numpy(), first["win_units"].to_numpy(np.float64),
+                           run.by_deal.deals)
+    mean = run.by_deal.player["win_units"][:, player] / run.totals.games_per_deal
+    return (at_first - mean) / win_units
+
+
+def _kind(gap: dict) -> str:
+    """The first seat at one strength in a word: its 95 % interval below, above or about 0."""
+    return "disadvantaged" if gap["high"] < 0 else "advantaged" if gap["low"] > 0 else "fair"
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def holds_sentence(seat: str, where: str, gaps: list[tuple[str, dict]]) -> str:
+    """Whether the first seat's verdict holds across strengths, in words: ``The first waiter
+    is disadvantaged at 4P base for every strength tested (-2.1 to -8.7 pp).`` or ``At 4P
+    base the first waiter's verdict depends on skill: disadvantaged for random, fair for
+    tuned.`` (``gaps``: each strength's gap to the fair share, weakest first)."""
+    kinds: dict[str, list[str]] = {}
+    for strength, gap in gaps:
+        kinds.setdefault(_kind(gap), []).append(strength)
+    if len(kinds) > 1:
+        parts = ", ".join(f"{kind} for {_listed(names)}" for kind, names in kinds.items())
+        return f"At {where} the {seat}'s verdict depends on skill: {parts}."
+    values = sorted((100 * gap["value"] for _, gap in gaps), key=abs)
+    span = (f"{values[0]:+.1f} pp" if len(values) == 1
+            else f"{values[0]:+.1f} to {values[-1]:+.1f} pp")
+    tested = "every strength tested" if len(gaps) > 1 else f"the one strength tested, {gaps[0][0]}"
+    return f"The {seat} is {next(iter(kinds))} at {where} for {tested} ({span})."
+
+
+def mixed_sentence(reference: str, gains: list[tuple[str, dict]],
+                   spread: dict | None) -> str:
+    """The first-seat gain of one player alone among ``reference`` players, per strength
+    (weakest first), and whether the strongest gains more than the weakest (``spread``:
+    their difference)."""
+    text = (f"Alone among {reference} players, the first seat is worth "
+            + "; ".join(f"{points(gain)} to {strength}" for strength, gain in gains) + ".")
+    if spread is None:
+        return text
+    strong, weak = gains[-1][0], gains[0][0]
+    moved = ("the stronger player gains more from the first seat" if spread["low"] > 0 else
+             "the stronger player gains less from the first seat" if spread["high"] < 0 else
+             "no detectable difference")
+    return f"{text} {strong} minus {weak}: {points(spread)} ({spread['method']}): {moved}."
+
+
+def headline(data: dict) -> str:
+    """Whether the first seat's verdict holds across strengths, over every setting."""
+    settings = data["settings"]
+    seat, strengths = settings[0]["seat"], _listed(data["strengths"])
+    depends = [s["setting"] for s in settings if not s["holds"]]
+    holding = [s["setting"] for s in settings if s["holds"]]
+    if not depends:
+        return (f"The {seat}'s verdict holds for every strength tested ({strengths}) at "
+                f"{_listed(holding)}.")
+    return (f"The {seat}'s verdict depends on skill ({strengths}) at {_listed(depends)}"
+            + (f"; it holds for every strength at {_listed(holding)}." if holding else "."))
+
+
+def numbers(data: dict) -> dict[str, dict]:
+    """The mixed tables' first-seat gains and their spreads, for baselines (each strength's
+    first-seat share is gated with its table already)."""
+    found = {}
+    for s in data["settings"]:
+        for m in s["mixed"]:
+            found[f"skill | {m['table']} | first-seat win share gain"] = m["gain"]
+        spread = s["strongest_minus_weakest"]
+        if spread is not None:
+            found[f"skill | {s['setting']} | first-seat win share gain, "
+                  f"{s['mixed'][-1]['strength']} minus {s['mixed'][0]['strength']}"] = {
+                k: spread[k] for k in ("value", "low", "high", "n")}
+    return found
+
+
+def markdown(data: dict, plot: str) -> list[str]:
+    """The section: the verdicts in words, the plot, and each number in a table."""
+    settings = data["settings"]
+    seat = settings[0]["seat"]
+    lines = ["## Skill: does the answer hold for weak and strong players?", "",
+             f"**{headline(data)}**", ""]
+    lines += [f"- {s['words']}" + (f" {s['mixed_words']}" if s["mixed_words"] else "")
+              for s in settings]
+    lines += ["", f"![skill]({plot})", "",
+              f"The {seat}'s win share minus the fair share 1/P, in percentage points, with "
+              "one built-in strategy at every seat (strengths weakest first; 95 % intervals "
+              "by deal, each on its own: not corrected for the many rows). *Fair* means the "
+              "interval includes 0; a small gap is not ruled out.", "",
+              _header(settings), _rule(settings)]
+    for k, strength in enumerate(data["strengths"]):
+        lines.append(f"| {strength} | " + " | ".join(
+            points_plus_minus(s["rows"][k]["gap"]) for s in settings) + " |")
+    if any(s["mixed"] for s in settings):
+        mixed = [m["strength"] for m in settings[0]["mixed"]]
+        lines += ["", f"One player of each strength alone among {data['reference']} "
+                  "players, on duplicate deals (it sits once in every seat of every deal): its "
+                  "win share in the game where it sits first minus its mean share over the "
+                  "deal's games, deal by deal, in percentage points (95 % intervals)."
+                  + (f" {data['reference']} among {data['reference']} is the first table's "
+                     f"{data['reference']} row: with one strength at every seat, what the "
+                     "first seat is worth is its gap to the fair share."
+                     if data["reference"] in data["strengths"] else ""), "",
+                  _header(settings, f"alone among {data['reference']}"), _rule(settings)]
+        for k, strength in enumerate(mixed):
+            lines.append(f"| {strength} | " + " | ".join(
+                points_plus_minus(s["mixed"][k]["gain"]) for s in settings) + " |")
+        if len(mixed) > 1:
+            lines.append(f"| {mixed[-1]} minus {mixed[0]} | " + " | ".join(
+                points_plus_minus(s["strongest_minus_weakest"]) for s in settings) + " |")
+    shared = sorted({f"`{r['table']}`" for s in settings for r in (*s["rows"], *s["mixed"])
+                     if r["shared"]})
+    if shared:
+        lines += ["", "Rows the experiment already plays are read from its tables: "
+                  + ", ".join(shared) + "."]
+    return [*lines, ""]
+
+
+def _header(settings: list[dict], corner: str = "strength") -> str:
+    return f"| {corner} | " + " | ".join(s["setting"] for s in settings) + " |"
+
+
+def _rule(settings: list[dict]) -> str:
+    return "|---|" + "---|" * len(settings)
+
+
+def plot(data: dict, runs, summary: dict, out) -> str:
+    """The first seat's gap per strength, a line per setting (left), and the mixed tables'
+    first-seat gains per strength (right): one figure, skill.png."""
+    from cakesim.reports.figures import new_figure, save_figure
+
+    settings = data["settings"]
+    panels = [("rows", "gap", data["strengths"], "strength at every seat (weakest first)",
+               f"{settings[0]['seat']}'s win share\nminus the fair 1/P (pp)",
+               "one strength at every seat")]
+    if any(s["mixed"] for s in settings):
+        panels.append(("mixed", "gain", [m["strength"] for m in settings[0]["mixed"]],
+                       "the lone player's strength (weakest first)",
+                       "its win share when first minus\nits mean over all seats (pp)",
+                       f"one player alone among {data['reference']}"))
+    widest = max(len(p[2]) for p in panels)
+    fig, axes = new_figure(1, len(panels), squeeze=False,
+                           figsize=(2.6 + 2.9 * len(panels) + 0.35 * widest, 4.2))
+    counts = sorted({s["players"] for s in settings})
+    variants = list(dict.fromkeys(s["variant"] for s in settings))
+    colours = {p: f"C{k}" for k, p in enumerate(counts)}
+    for ax, (kind, number, strengths, xlabel, ylabel, title) in zip(axes[0], panels,
+                                                                      strict=True):
+        for k, s in enumerate(settings):
+            # Side by side, so that the error bars of one strength do not hide each other.
+            shift = 0.3 * (k - (len(settings) - 1) / 2) / max(len(settings), 1)
+            e = [row[number] for row in s[kind]]
+            y = np.array([100 * x["value"] for x in e])
+            style = variants.index(s["variant"])
+            low, high = (np.array([100 * x[end] for x in e]) for end in ("low", "high"))
+            ax.errorbar(np.arange(len(e)) + shift, y, capsize=3,
+                        yerr=[np.maximum(y - low, 0), np.maximum(high - y, 0)],
+                        color=colours[s["players"]], marker="osD^v"[style % 5],
+                        linestyle=["-", "--", ":", "-."][style % 4], label=s["setting"])
+        ax.axhline(0, color="black", linewidth=1)
+        ax.set_xticks(range(len(strengths)), strengths, rotation=20)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.set_title(title, fontsize=9)
+    axes[0][-1].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1))
+    return save_figure(fig, summary, "the first seat by player strength", out / "skill.png",
+                       seed=False).name

@@ -1,0 +1,128 @@
+"""The search player: replayable, blind to the hidden order, always legal, finds a win."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cakesim.engine.seeding import DECISION_STREAM, reset_stream
+from cakesim.games.piece_o_cake import kernel, search, steps, strategies
+from cakesim.games.piece_o_cake.game import _cut_masks
+from tests.conformance.conftest import assert_parity
+from tests.games.piece_o_cake.conftest import GAME, RULES, reference_result
+
+
+def searcher(players, iterations=12.0, **weights):
+    """The shipped search player at ``players`` with a small budget (and other weights)."""
+    base = GAME.named_strategy("search", players)
+    return GAME.with_weights(base, "search", {"iterations": iterations, **weights})
+
+
+def test_search_strategies_are_the_tuned_bot_searching():
+    tuned, deep = GAME.named_strategy("tuned", 4), GAME.named_strategy("search-deep", 4)
+    assert (deep.chooser, deep.cutter) == ("search", "search")
+    assert GAME.weights_of(deep) == GAME.weights_of(tuned) | {"iterations": 300.0}
+
+
+def test_a_game_is_a_function_of_seed_and_index():
+    table = GAME.table(RULES, 3, [searcher(3)] * 3, "compensation")
+    whole = GAME.play_chunk(table, 5, 0, 12)
+    again = GAME.play_chunk(table, 5, 0, 12)
+    second_half = GAME.play_chunk(table, 5, 6, 6)
+    for metric, values in whole.seat.items():
+        assert np.array_equal(values, again.seat[metric])
+        assert np.array_equal(values[6:], second_half.seat[metric])
+
+
+def test_kernel_matches_reference_with_search_against_other_strategies():
+    table = GAME.table(RULES, 4, [searcher(4), GAME.named_strategy("tuned", 4),
+                                  GAME.named_strategy("random"), searcher(4, 5.0)],
+                       "compensation", duplicate=True)
+    assert_parity(table, seed=3, first=0, games=8)
+
+
+@settings(max_examples=12, deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**32 - 1),
+       iterations=st.integers(1, 30), exploration=st.floats(0.0, 2.0),
+       widening=st.floats(0.1, 3.0))
+def test_search_plays_only_legal_moves(players, seed, iterations, exploration, widening):
+    # The reference engine asserts that every move is legal.
+    variant = "compensation" if RULES.has_compensation(players) else "base"
+    player = searcher(players, float(iterations), exploration=exploration, widening=widening)
+    table = GAME.table(RULES, players, [player] * players, variant)
+    result = reference_result(table, seed, 0)
+    assert sum(result.win_units) == GAME.win_units
+    assert GAME.kernel_outcome(GAME.play_chunk(table, seed, 0, 1), 0) == \
+        GAME.result_metrics(table, result)
+
+
+def _table_arrays(players, player):
+    """The kernel's rule data, strategies (``player`` at every seat) and work space."""
+    table = GAME.table(RULES, players, [player] * players)
+    arrays = table.rules.arrays
+    rules = kernel.rule_data(arrays, _cut_masks(arrays["slices_per_cake"],
+                                                arrays["portion_limit"]))
+    codes, params = strategies.strategy_arrays([player] * players)
+    chances = np.zeros((players, *strategies.chance_table_shape(rules.kind_count.max())))
+    for row in range(players):
+        strategies.fill_chances(params[row], rules.ties_score, chances[row])
+    return (rules, kernel.Strategies(codes, params, chances), kernel.new_state(rules, players),
+            kernel.new_scratch(rules, players), kernel.new_search_space(rules, params, chances))
+
+
+def _decision(rules, seats, state, scratch, space, stream):
+    """The search's move at ``state`` drawing from a copy of ``stream``."""
+    state.seen.stream[:] = stream
+    return search.search_decision(rules, seats, state, scratch, space)
+
+
+def test_the_search_cannot_see_the_hidden_order():
+    rules, seats, state, scratch, space = _table_arrays(3, searcher(3, 60.0))
+    kernel.deal_order(np.uint64(9), 0, state.deal_stream, state.order)
+    reset_stream(state.seen.stream, np.uint64(9), 0, DECISION_STREAM)
+    steps.start_game(rules, state)
+    assert not steps.advance(rules, seats, state, scratch)  # the first cut
+    stream = state.seen.stream.copy()
+    seen = _decision(rules, seats, state, scratch, space, stream)
+    n = rules.slices_per_cake
+    hidden = state.order[n:].copy()
+    permuted = []
+    for shift in (1, 7):
+        state.order[n:] = np.roll(hidden, shift)
+        permuted.append(_decision(rules, seats, state, scratch, space, stream))
+    assert permuted == [seen, seen]
+    # Another deal of the next cakes (a different hidden set) may change it; the same
+    # hidden set in another order may not. The decision is a real one:
+    assert seen[0] == search.CUT and int(seen[2]) in set(rules.cut_masks.tolist())
+
+
+def test_search_finds_the_only_winning_move_at_the_end():
+    # 2 players, the last cake, the waiter (seat 0) chooses last. Seat 1 holds the
+    # chocolate majority (4 against 3) and 13 points; seat 0 has 5 cream eaten. Taking the
+    # last portion (two plum slices, 1 dollop each) gives at most 5 + 2 or 5 + plum's 3:
+    # a loss. Declining and eating the three chocolate slices (3 dollops each) gives
+    # 5 + 9 = 14: the only win. The rollout policy (every weight 0) takes the portion.
+    player = searcher(2, 40.0, eat_weight=0.0, collect_weight=0.0, deny_weight=0.0)
+    rules, seats, state, scratch, space = _table_arrays(2, player)
+    kinds = list(RULES.kinds)
+    plum, chocolate = kinds.index("plum"), kinds.index("chocolate")
+    kernel.deal_order(np.uint64(1), 0, state.deal_stream, state.order)
+    steps.start_game(rules, state)
+    view = state.seen
+    view.collected[:] = 0
+    view.collected_cream[:] = 0
+    view.collected[0, chocolate], view.collected_cream[0, chocolate] = 3, 9
+    view.collected[1, chocolate], view.collected_cream[1, chocolate] = 4, 12
+    state.eaten_cream[:] = [5, 2]
+    n = rules.slices_per_cake
+    view.cake_kind[:] = chocolate
+    view.cake_kind[:2] = plum
+    view.cake_cream[:] = 3
+    view.cake_cream[:2] = 1
+    view.portion_start[:2] = [0, 2]
+    view.portion_len[:2] = [2, n - 2]
+    view.portion_taken[:2] = [False, True]
+    state.clock[:] = [rules.cakes - 1, 2, 2]
+    policy = seats._replace(codes=np.full_like(seats.codes, strategies.GREEDY))
+    assert strategies.choose_action(policy, 0, view, 2, rules, scratch)[0] == strategies.TAKE
+    move = _decision(rules, seats, state, scratch, space, np.zeros(2, dtype=np.uint64))
+    assert move == (strategies.DECLINE_EAT, chocolate, 0)
