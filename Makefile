@@ -53,15 +53,15 @@ tune: install  ## re-tune the shipped tuned strategies of both slicing games (P 
 # (about 1,000 to 3,000 games/s per core): their searches are smaller, as the report says.
 EXPLOIT := $(PY) -m cakesim exploit
 SMALLER := --budget 48 --games 1000 --confirm 10000
-# The search player is exploited at 2 and 3 players only, with the smaller search: every
-# game a candidate plays against it has P - 1 search players (a few hundred games/s).
+# The search player is exploited heads-up only, with the smaller search: every game a
+# candidate plays against it has P - 1 search players (a few hundred games/s at most).
 exploitability: install  ## best responses to every named strategy: reports/exploitability/
 	$(EXPLOIT) piece-o-cake --players 2 3 4 5 --report reports/exploitability $(ARGS) \
 		--strategy random greedy-balanced greedy-deny tuned
 	$(EXPLOIT) piece-o-cake --players 2 --report reports/exploitability $(ARGS) --strategy greedy
 	$(EXPLOIT) piece-o-cake --players 3 4 5 --report reports/exploitability $(SMALLER) $(ARGS) \
 		--strategy greedy
-	$(EXPLOIT) piece-o-cake --players 2 3 --report reports/exploitability $(SMALLER) $(ARGS) \
+	$(EXPLOIT) piece-o-cake --players 2 --report reports/exploitability $(SMALLER) $(ARGS) \
 		--strategy search
 	$(EXPLOIT) part-du-chef --players 2 3 4 5 --report reports/exploitability $(ARGS) \
 		--strategy random greedy-balanced hoarder glutton greedy-deny tuned
@@ -69,7 +69,7 @@ exploitability: install  ## best responses to every named strategy: reports/expl
 		--strategy greedy thief-leader
 	$(EXPLOIT) part-du-chef --players 3 4 5 --report reports/exploitability $(SMALLER) $(ARGS) \
 		--strategy greedy thief-leader
-	$(EXPLOIT) part-du-chef --players 2 3 --report reports/exploitability $(SMALLER) $(ARGS) \
+	$(EXPLOIT) part-du-chef --players 2 --report reports/exploitability $(SMALLER) $(ARGS) \
 		--strategy search
 	$(PY) -m cakesim reports
 

@@ -109,7 +109,7 @@ def test_a_zero_byte_chunk_counts_as_missing(tmp_path):
 def test_every_experiment_reruns_from_the_cache_with_identical_totals(tmp_path, name):
     # Per-item metrics (Speedtorte's order cards) must survive the cache like every other.
     experiment = load_experiment(name, ci=True)
-    # The cache, not the sample size, is under test: at most 1,200 games per table (40 per
+    # The cache, not the sample size, is under test: at most 1,200 games per table (10 per
     # skill row, with search players at every seat) keeps the ladders (hundreds of tables,
     # some with enumerating cutters) and the skill rows to seconds.
     games = min(experiment.ci.games, 1200)
@@ -117,7 +117,7 @@ def test_every_experiment_reruns_from_the_cache_with_identical_totals(tmp_path, 
     for attempt in ("played", "cached"):
         result = run_experiment(name, games=games, seed=experiment.ci.seed,
                                 n_jobs=1, out=tmp_path / attempt, progress=False,
-                                cache=tmp_path / "cache", sample_size=False, skill_games=40)
+                                cache=tmp_path / "cache", sample_size=False, skill_games=10)
         runs.append(result)
         assert (tmp_path / attempt / "report.md").exists()
     played, cached = runs
