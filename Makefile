@@ -39,6 +39,9 @@ regress: install  ## re-run every experiment's CI size and compare with its base
 reports: install  ## regenerate reports/index.md from every report's summary.json
 	$(PY) -m cakesim reports
 
+lint: install  ## ruff over the package, tests and notebooks
+	$(VENV)/bin/ruff check .
+
 # The shipped tuned strategies, each file recording the command that made it: about an
 # hour on 2 cores. Piece o' Cake at 3 players needed 10 rounds to get within 5 pp.
 tune: install  ## re-tune the shipped tuned strategies of both slicing games (P = 2..5)

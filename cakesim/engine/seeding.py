@@ -89,6 +89,12 @@ def uniform(state):
 @jit_borrowing
 def shuffle_in_place(state, items):
     """Fisher-Yates shuffle of ``items`` (last position first)."""
-    for i in range(items.shape[0] - 1, 0, -1):
-        j = below(state, i + 1)
+    shuffle_range(state, items, 0, items.shape[0])
+
+
+@jit_borrowing
+def shuffle_range(state, items, first, end):
+    """Fisher-Yates shuffle of ``items[first:end]`` in place, without making a view."""
+    for i in range(end - 1, first, -1):
+        j = first + below(state, i - first + 1)
         items[i], items[j] = items[j], items[i]

@@ -48,6 +48,7 @@ def analyse(experiment, runs, question: BudgetQuestion, n_jobs: int = -1) -> dic
         tables.append({
             "label": t.label, "level": t.rules.level.name, "players": t.players,
             "profile": t.rules.timing.name, "games": int(seconds.size),
+            "bakers": _bakers(t),
             "win_rate_without_clock": wilson(float(np.isfinite(seconds).mean()),
                                              seconds.size).as_dict(),
             "median_finish": float(np.median(won)) if won.size else math.nan,
@@ -60,15 +61,22 @@ def analyse(experiment, runs, question: BudgetQuestion, n_jobs: int = -1) -> dic
                                         experiment.seed + index)
                         for target in question.targets],
         })
+    # The sensitivity runs are many: they are played for the first table's bakers only.
     moves = []
     for run in runs:
         if run.table.rules.timing is not None and (
-                run.table.players in question.sensitivity_players):
+                run.table.players in question.sensitivity_players) and (
+                _bakers(run.table) == tables[0]["bakers"]):
             moves += sensitivity(run.table, question, experiment.seed, n_jobs)
     return {"targets": list(question.targets), "bootstrap": question.bootstrap,
             "sensitivity_games": question.sensitivity_games, "tables": tables,
             "sensitivity": moves,
             "two_players": _two_players(tables, seconds_of, question, experiment.seed)}
+
+
+def _bakers(table) -> str:
+    """The table's bakers by name: ``team``, or ``team/novice`` for a mixed table."""
+    return "/".join(dict.fromkeys(s.name for s in table.strategies))
 
 
 def _time_points(seconds: np.ndarray, budget: float, every: float) -> float:
@@ -78,8 +86,10 @@ def _time_points(seconds: np.ndarray, budget: float, every: float) -> float:
 
 
 def _two_players(tables, seconds_of, question, seed) -> list[dict]:
-    """Per level and target: the 2-player budget minus the 3-player one, with interval."""
+    """Per level and target: the 2-player budget minus the 3-player one, with interval
+    (the first table's bakers)."""
     found = []
+    tables = _base(tables)
     for two in (t for t in tables if t["players"] == 2):
         three = next((t for t in tables if t["players"] == 3 and t["level"] == two["level"]
                       and t["profile"] == two["profile"]), None)
@@ -96,18 +106,26 @@ def _two_players(tables, seconds_of, question, seed) -> list[dict]:
     return found
 
 
+def _base(tables: list[dict]) -> list[dict]:
+    """The tables of the first table's bakers (the experiment's main bakers)."""
+    return [t for t in tables if t.get("bakers") == tables[0].get("bakers")]
+
+
 def headline(data: dict) -> str:
-    """The answer in one line: does the seed's budget bind, and what would hit the targets."""
-    binding = [t for t in data["tables"]
+    """The answer in one line, for the first table's bakers: does the seed's budget bind,
+    and what would hit the targets."""
+    tables = _base(data["tables"])
+    binding = [t for t in tables
                if t["win_rate_without_clock"]["value"] - t["win_rate_at_seed_budget"]["value"]
                > 0.01]
-    slowest = max(data["tables"], key=lambda t: t["finish_90"])
+    slowest = max(tables, key=lambda t: t["finish_90"])
     top = data["targets"][-1]
-    reach = [b["value"] for t in data["tables"] for b in t["budgets"]
+    reach = [b["value"] for t in tables for b in t["budgets"]
              if b["target"] == top and not math.isnan(b["value"])]
     span = f"{clock(min(reach))}-{clock(max(reach))}" if reach else "out of reach everywhere"
-    return (f"The seed's budgets bind at {len(binding)} of {len(data['tables'])} tables: 90 % "
-            f"of won games end by {clock(slowest['finish_90'])} even for "
+    bakers = f" ({tables[0]['bakers']} bakers)" if "bakers" in tables[0] else ""
+    return (f"The seed's budgets bind at {len(binding)} of {len(tables)} tables{bakers}: "
+            f"90 % of won games end by {clock(slowest['finish_90'])} even for "
             f"{slowest['label'].rsplit(' ', 2)[0]}; budgets for {100 * top:g} % wins are "
             f"{span} where reachable.")
 
@@ -173,14 +191,17 @@ def markdown(data: dict, plot: str) -> list[str]:
 
 
 def plot(data: dict, runs, summary: dict, out: Path) -> str:
-    """Finishing-time CDF per level, a line per player count, seed's and 80 % budgets."""
-    levels = list(dict.fromkeys(t["level"] for t in data["tables"]))
+    """Finishing-time CDF per level, a line per player count, seed's and 80 % budgets;
+    the first table's bakers only (the skill tiers have their own figure)."""
+    shown = _base(data["tables"])
+    bakers = shown[0].get("bakers")
+    levels = list(dict.fromkeys(t["level"] for t in shown))
     fig, axes = new_figure(1, len(levels), figsize=(4 * len(levels), 3.6), squeeze=False,
                              sharey=True)
     by_label = {run.table.label: run for run in runs}
-    several = len({t["profile"] for t in data["tables"]}) > 1
+    several = len({t["profile"] for t in shown}) > 1
     for ax, level in zip(axes[0], levels, strict=True):
-        for t in (t for t in data["tables"] if t["level"] == level):
+        for t in (t for t in shown if t["level"] == level):
             seconds = np.sort(finishing_seconds(by_label[t["label"]].rows))
             shares = np.arange(1, seconds.size + 1) / seconds.size
             line = ax.step(seconds[np.isfinite(seconds)], shares[np.isfinite(seconds)],
@@ -197,8 +218,8 @@ def plot(data: dict, runs, summary: dict, out: Path) -> str:
     axes[0][0].legend(fontsize=7, title=f"dotted: seed's budget; dashed: "
                                         f"{100 * data['targets'][-1]:g} % budget",
                       title_fontsize=6)
-    return save_figure(fig, summary, "Eilauftrag finishing times", out / "finishing_times.png",
-                       intervals=False).name
+    return save_figure(fig, summary, f"Eilauftrag finishing times, {bakers} bakers",
+                       out / "finishing_times.png", intervals=False).name
 
 
 def _budget(b: dict) -> str:

@@ -130,14 +130,15 @@ def clock(seconds: float) -> str:
 
 def recommend_budget(game: Game, rules, level: str, players: int, target: float,
                      profile: str | None = None, games: int = 10_000, seed: int = 20261201,
-                     bootstrap: int = 1000, n_jobs: int = -1) -> str:
-    """``cakesim speedtorte budget``: the budget for ``target`` wins, its interval and effect."""
+                     bootstrap: int = 1000, n_jobs: int = -1, tier: str = "team") -> str:
+    """``cakesim speedtorte budget``: the budget for ``target`` wins, its interval and effect,
+    for bakers of skill ``tier``."""
     if games > DEFAULT_KEEP_ROWS:
         # The budget is a quantile of every game's finishing time: all rows must be kept.
         raise InputError("--games", "games", f"{games} is out of range; allowed: 1 to "
                                              f"{DEFAULT_KEEP_ROWS} (every game's time is kept)")
     profile = rules.timing.profile(profile).name
-    table = game.table(rules, players, [game.named_strategy("team")] * players, "eilauftrag",
+    table = game.table(rules, players, [game.named_strategy(tier)] * players, "eilauftrag",
                        level=level, profile=profile)
     seed_budget = rules.timing.seed_budget(table.rules.level.name, players)
     run = run_table(table, games, seed, n_jobs, progress=False)
@@ -145,7 +146,7 @@ def recommend_budget(game: Game, rules, level: str, players: int, target: float,
     estimate = budget_estimate(seconds, target, bootstrap, seed)
     at_seed = win_rate_at(seconds, seed_budget)
     lines = [f"{table.rules.level.name}, {players} player(s), {profile} bakers: {games:,} "
-             f"Eilauftrag games (seed {seed}, team bakers)"]
+             f"Eilauftrag games (seed {seed}, {tier} bakers)"]
     without = float(np.isfinite(seconds).mean())
     if math.isnan(estimate["value"]):
         lines.append(f"A {100 * target:g} % win rate is out of reach: even without a clock only "

@@ -6,7 +6,10 @@ level for target win rates, and the Eilauftrag time budget for a target win rate
 
 from cakesim.engine.arguments import date, jobs, natural, players_in_range, positive, share
 
-MODES_WITH_TURNS = ("signals", "silence", "open_hands", "special_orders")
+MODES_WITH_TURNS = ("signals", "silence", "open_hands", "special_orders",
+                    "silence+special_orders", "open_hands+special_orders")
+TIERS = ("novice", "team", "lookahead")
+"""The bakers' skill tiers the recommenders play with (``strategies.NAMED``)."""
 
 
 def add_commands(commands, game) -> None:
@@ -33,6 +36,8 @@ def add_commands(commands, game) -> None:
     levels.add_argument("--variant", default="signals", choices=MODES_WITH_TURNS)
     levels.add_argument("--targets", default="", help="e.g. Lehrling=0.9,Meister=0.4 "
                                                       "(default: 0.9/0.75/0.6/0.45/0.3)")
+    levels.add_argument("--tier", default="team", choices=TIERS,
+                        help="the bakers' skill tier (default: team)")
     levels.add_argument("--games", type=positive, default=2000, help="games per card count")
     levels.add_argument("--seed", type=natural, default=20261201)
     levels.add_argument("--n-jobs", type=jobs, default=-1)
@@ -43,6 +48,8 @@ def add_commands(commands, game) -> None:
     budget.add_argument("--players", type=int, required=True)
     budget.add_argument("--target", type=share, required=True, help="win rate, e.g. 0.6")
     budget.add_argument("--profile", help="timing profile: adult (default) or novice")
+    budget.add_argument("--tier", default="team", choices=TIERS,
+                        help="the bakers' skill tier (default: team)")
     budget.add_argument("--games", type=positive, default=10_000)
     budget.add_argument("--seed", type=natural, default=20261201)
     budget.add_argument("--timing", help="timing file (default: the published timing model)")
@@ -89,9 +96,10 @@ def _levels(args) -> int:
 
     rules = load_rules()
     table = recommend_levels(args.game, rules, players_in_range(args.players, rules),
-                             parse_targets(args.targets, rules), args.variant,
+                             parse_targets(args.targets, rules), args.variant, args.tier,
                              games=args.games, seed=args.seed, n_jobs=args.n_jobs)
-    print(format_recommendation(table, args.players, args.variant, args.games, args.seed))
+    print(format_recommendation(table, args.players, args.variant, args.games, args.seed,
+                                args.tier))
     return 0
 
 
@@ -102,5 +110,5 @@ def _budget(args) -> int:
     rules = load_rules(timing=args.timing)
     print(recommend_budget(args.game, rules, args.level, players_in_range(args.players, rules),
                            args.target, args.profile, args.games, args.seed,
-                           n_jobs=args.n_jobs))
+                           n_jobs=args.n_jobs, tier=args.tier))
     return 0

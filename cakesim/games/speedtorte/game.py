@@ -5,6 +5,7 @@ from typing import ClassVar
 import numpy as np
 
 from cakesim.engine.contract import (
+    BenchTarget,
     Chunk,
     Game,
     ReportColumn,
@@ -20,6 +21,7 @@ from cakesim.games.speedtorte.reference import Game as TurnGame
 from cakesim.games.speedtorte.reference import RealTimeGame, card_outcome, outcome, play_any
 from cakesim.games.speedtorte.replay import format_replay
 from cakesim.games.speedtorte.rules import MODES, RuleSet, load_rules
+from cakesim.games.speedtorte.steps import HANDS_EMPTY, STUCK, Rules, deal
 from cakesim.games.speedtorte.strategies import (
     NAMED,
     Baker,
@@ -29,9 +31,27 @@ from cakesim.games.speedtorte.strategies import (
 )
 
 REAL_TIME_METRICS = ("finish_ms", "rejected")
-VARIANTS = (*MODES, "special_orders", "eilauftrag")
-"""A table's variant: how bakers talk, the special-orders module (with signals), or the
-Eilauftrag (real time, with signals)."""
+SPECIAL_ORDERS, EILAUFTRAG = "special_orders", "eilauftrag"
+
+
+def _variant_name(mode: str, special: bool, real_time: bool) -> str:
+    parts = [part for part in (mode, SPECIAL_ORDERS * special, EILAUFTRAG * real_time) if part]
+    return "+".join(parts[1:] if len(parts) > 1 and mode == "signals" else parts)
+
+
+VARIANTS = tuple(_variant_name(mode, special, real_time) for real_time in (False, True)
+                 for special in (False, True) for mode in MODES)
+"""A table's variant: how bakers talk (signals, silence, open hands), with or without the
+special-orders module, in turn mode or the Eilauftrag (real time), joined by "+":
+``silence+special_orders+eilauftrag``. Signals are the default and not named in a
+combination: ``special_orders`` plays with signals."""
+
+
+def variant_parts(variant: str) -> tuple[str, bool, bool]:
+    """``(mode, special orders, Eilauftrag)`` of a variant in ``VARIANTS``."""
+    parts = variant.split("+")
+    mode = next((part for part in parts if part in MODES), "signals")
+    return mode, SPECIAL_ORDERS in parts, EILAUFTRAG in parts
 
 
 class Speedtorte(Game):
@@ -57,6 +77,8 @@ class Speedtorte(Game):
     option_defaults: ClassVar[dict[str, str]] = {"level": "Lehrling", "profile": "adult"}
     default_players = 2
     default_strategy = "team"
+    bench_targets = (BenchTarget("team", rate=100_000.0, ratio=50.0, players=3),
+                     BenchTarget("team eilauftrag", rate=30_000.0, ratio=50.0))
     strategy_names = tuple(NAMED)
     rule_files: ClassVar[dict[str, str]] = {"rules": "path", "levels": "levels",
                                             "cards": "cards", "timing": "timing"}
@@ -77,14 +99,13 @@ class Speedtorte(Game):
         ``profile`` names the bakers' timing profile, used by the Eilauftrag only.
         """
         variant = variant or "signals"
-        special = variant == "special_orders"
-        mode = "signals" if variant in ("special_orders", "eilauftrag") else variant
+        mode, special, real_time = variant_parts(variant)
         table_rules = rules.for_table(players, level, mode, special,
-                                      profile if variant == "eilauftrag" else None)
+                                      profile if real_time else None)
         names = "/".join(dict.fromkeys(s.name for s in strategies))
         label = label or f"{table_rules.level.name} {players}P {variant} {names}"
         options = (("level", table_rules.level.name),)
-        if variant == "eilauftrag":
+        if real_time:
             options += (("profile", profile),)
         return TableSpec(self, label, players, variant, table_rules, tuple(strategies),
                          duplicate, options)
@@ -125,37 +146,44 @@ class Speedtorte(Game):
             card_fulfilled=item["fulfilled"], card_wait=item["wait"],
             card_at_loss=item["at_loss"])
         bakers = kernel.Bakers(strategy_arrays(list(table.strategies)), a["timing"])
-        kernel.play_games(np.uint64(seed), first_game, kernel.Rules.of_table(a), bakers,
-                          results)
-        game["stuck"] = (ending == kernel.STUCK).astype(np.int16)
-        game["hands_empty"] = (ending == kernel.HANDS_EMPTY).astype(np.int16)
+        kernel.play_games(np.uint64(seed), first_game, Rules.of_table(a), bakers, results)
+        game["stuck"] = (ending == STUCK).astype(np.int16)
+        game["hands_empty"] = (ending == HANDS_EMPTY).astype(np.int16)
         game = {m: game[m] for m in self.game_metrics_of(table)}
         return Chunk(first_game, {}, game, item)
 
-    def dealt(self, table: TableSpec, seed: int, deal: int) -> np.ndarray:
+    def dealt(self, table: TableSpec, seed: int, deal_index: int) -> np.ndarray:
         """The shuffled pieces (piece types), then the shuffled order deck (card ids,
         numbered after the piece types)."""
         a = table.rules.arrays
-        pieces, deck = kernel.deal(np.uint64(seed), deal, a["box"], a["pool"])
+        pieces, deck = deal(np.uint64(seed), deal_index, a["box"], a["pool"],
+                            a["sachertorte"], table.rules.dealt_out)
         return np.concatenate([pieces, deck + PIECE_TYPES]).astype(np.int64)
 
     def deal_groups(self, table: TableSpec) -> list[np.ndarray]:
-        """The pieces' places, and the deck's."""
+        """The pieces' places (plates and hands apart from the supply when the Sachertorte
+        lies in the supply), and the deck's."""
         a = table.rules.arrays
-        pieces = a["box"].shape[0]
-        return [np.arange(pieces), pieces + np.arange(a["pool"].shape[0])]
+        pieces = a["box"].shape[0] + (a["sachertorte"] >= 0)
+        deck = [pieces + np.arange(a["pool"].shape[0])]
+        if a["sachertorte"] < 0:
+            return [np.arange(pieces), *deck]
+        out = table.rules.dealt_out
+        return [np.arange(out), np.arange(out, pieces), *deck]
 
     def bench_tables(self, rules: RuleSet) -> list[tuple[str, TableSpec]]:
-        """The benchmark's tables, Konditor: team bakers at 1..5 players, random bakers at 3,
-        and the Eilauftrag (real time) at 2..5."""
+        """The benchmark's tables, Konditor: team bakers at 1..5 players, random, novice and
+        lookahead bakers at 3, and the Eilauftrag (real time) at 2..5 (lookahead at 3)."""
         turns = [(name, self.table(rules, players, [named_strategy(name)] * players,
                                    level="Konditor"))
-                 for name, counts in (("team", (1, 2, 3, 4, 5)), ("random", (3,)))
+                 for name, counts in (("team", (1, 2, 3, 4, 5)), ("random", (3,)),
+                                      ("novice", (3,)), ("lookahead", (3,)))
                  for players in counts]
-        real_time = [("team eilauftrag", self.table(rules, players,
-                                                    [named_strategy("team")] * players,
-                                                    "eilauftrag", level="Konditor"))
-                     for players in (2, 3, 4, 5)]
+        real_time = [(f"{name} eilauftrag", self.table(rules, players,
+                                                       [named_strategy(name)] * players,
+                                                       "eilauftrag", level="Konditor"))
+                     for name, counts in (("team", (2, 3, 4, 5)), ("lookahead", (3,)))
+                     for players in counts]
         return turns + real_time
 
     def reference_outcome(self, table: TableSpec, seed: int, index: int) -> dict:
@@ -176,7 +204,7 @@ class Speedtorte(Game):
         baker = named_strategy(strategy or self.default_strategy)
         table = self.table(rules, players, [baker] * players, variant, level=level,
                            profile=profile)
-        engine = RealTimeGame if variant == "eilauftrag" else TurnGame
+        engine = RealTimeGame if variant_parts(variant)[2] else TurnGame
         game = engine(table.rules, list(table.strategies), seed, index)
         result = game.play()
         header = (f"{self.title}: seed {seed}, game {index}, {table.rules.level.name}, "
@@ -192,10 +220,11 @@ class Speedtorte(Game):
         cli.add_commands(commands, self)
 
     def experiment_sections(self) -> dict[str, Section]:
-        """``[budgets]``: the Eilauftrag time budget per level for target win rates."""
-        from cakesim.games.speedtorte import budget_report
+        """``[budgets]``: the Eilauftrag time budget per level for target win rates;
+        ``[tiers]``: the answers across the bakers' skill tiers."""
+        from cakesim.games.speedtorte import budget_report, tiers_report
 
-        return {"budgets": budget_report}
+        return {"budgets": budget_report, "tiers": tiers_report}
 
     def summarise_items(self, runs: list) -> list[dict]:
         """Per order card: fulfilled share, placements to fulfil, share of losses."""

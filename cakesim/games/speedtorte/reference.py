@@ -10,11 +10,29 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cakesim.engine.seeding import DECISION_STREAM, new_stream
+from cakesim.games.speedtorte import planner
 from cakesim.games.speedtorte import strategies as bots
 from cakesim.games.speedtorte.cards import card_met
-from cakesim.games.speedtorte.kernel import Board, Rules, deal, lognormal_noise
 from cakesim.games.speedtorte.rules import TableRules
-from cakesim.games.speedtorte.strategies import Baker
+from cakesim.games.speedtorte.steps import (
+    COUNTERS,
+    DONE,
+    DRAWN,
+    HEAD,
+    INCOMING,
+    MISSED,
+    MOVES,
+    POINTS,
+    RESERVE,
+    TAIL,
+    TO_FULFIL,
+    Board,
+    GameState,
+    Rules,
+    deal,
+    lognormal_noise,
+)
+from cakesim.games.speedtorte.strategies import Baker, strategy_arrays
 
 ENDINGS = ("won", "the counter stands still", "all hands are empty")
 
@@ -51,6 +69,8 @@ class Move:
     expired: list[int] = field(default_factory=list)
     """Cards whose rush deadline passed at this move."""
     signal: tuple[int, int] | None = None
+    withdrawn: list[int] = field(default_factory=list)
+    """Bakers who took back a signal no longer true after this placement."""
     time: float = 0.0
     """Eilauftrag: seconds on the clock when the piece landed."""
 
@@ -84,18 +104,23 @@ class Game:
         self.table = table
         self.a = table.arrays
         self.bakers = bakers
-        self.params = [b.params for b in bakers]
+        self.params = strategy_arrays(bakers) if bakers else np.zeros((0, 1))
         self.players = table.players
         self.stream = new_stream(np.uint64(seed), index, DECISION_STREAM)
         self.rules = Rules.of_table(self.a)
         self.pieces, self.deck = deal.py_func(np.uint64(seed), index, self.a["box"],
-                                              self.a["pool"])
+                                              self.a["pool"], self.a["sachertorte"],
+                                              table.dealt_out)
         self.log: list[Move] = []
+        self.plan = planner.new_plan(self.players, self.a["hand_size"], self.a["plates"],
+                                     self.a["displayed"], len(self.pieces), len(self.a["pool"]),
+                                     len(self.a["card_points"]))
 
     # -- setup (RULES.md 3, "Setup") ---------------------------------------------------
 
     def lay_out(self) -> None:
-        """Four pieces face up as plates 1-4; each baker takes a hand; the rest is supply."""
+        """Four pieces face up as plates 1-4; each baker takes a hand; the rest (with the
+        Sachertorte, which ``deal`` put among it) is the supply."""
         plates, hand = self.a["plates"], self.a["hand_size"]
         self.tops = np.array(self.pieces[:plates], dtype=np.int8)
         self.hands = np.full((self.players, hand), -1, np.int8)
@@ -158,18 +183,44 @@ class Game:
 
     @property
     def board(self) -> Board:
-        """What the bakers see, as the decision functions read it (``kernel.Board``)."""
+        """What the bakers see, as the decision functions read it (``steps.Board``)."""
         return Board(self.hands, self.hand_counts, self.tops, self.display, self.signals,
                      self.signal_args)
 
     # -- a turn (RULES.md 3, "Turn") ----------------------------------------------------
 
-    def choose(self, baker: int) -> tuple[int, int, tuple[int, int, int]]:
-        """The baker's placement and its reason, from what the baker may see."""
-        slot, plate, reason, card_slot, detail = bots.choose_move.py_func(
-            self.params[baker], baker, self.board, self.rules, self.next_with_pieces(baker),
-            self.a["mode"] == 2, self.stream)
-        return slot, plate, (reason, card_slot, detail)
+    def choose(self, baker: int) -> tuple[int, int, tuple[int, int, int], float]:
+        """The baker's placement, its reason and its worth, from what the baker may see.
+
+        The lookahead baker's play-outs run the kernel's compiled steps on the kernel's
+        state (``kernel_state``): in plain Python one decision would take seconds.
+        """
+        if self.params[baker, 0] == bots.LOOKAHEAD:
+            slot, plate, reason, card_slot, detail, worth = planner.lookahead_move(
+                baker, self.kernel_state(), self.rules, self.params, self.plan)
+        else:
+            slot, plate, reason, card_slot, detail, worth = bots.choose_move.py_func(
+                self.params[baker], baker, self.board, self.rules,
+                self.next_with_pieces(baker), self.a["mode"] == 2, self.stream)
+        return int(slot), int(plate), (int(reason), int(card_slot), int(detail)), worth
+
+    def kernel_state(self) -> GameState:
+        """This game's state as the kernel holds it (``steps.GameState``), for the lookahead."""
+        a = self.a
+        count = np.zeros(COUNTERS, np.int64)
+        (count[HEAD], count[TAIL], count[RESERVE], count[TO_FULFIL], count[DONE], count[MOVES],
+         count[INCOMING], count[MISSED], count[POINTS], count[DRAWN]) = (
+            0, len(self.queue), self.reserve, self.to_fulfil, self.done, self.moves,
+            self.incoming, self.missed, self.points, self.drawn)
+        queue = np.zeros(2 * len(a["pool"]) + a["displayed"], np.int16)
+        queue[:len(self.queue)] = self.queue
+        cards = len(a["card_points"])
+        return GameState(self.board, self.pieces, self.deck, queue,
+                         np.array(self.shown_at, np.int64),
+                         np.array(self.rush_deadline, np.int64), count, self.stream,
+                         np.zeros(self.players), np.zeros(self.players),
+                         np.zeros((self.players, 2), np.int64), np.zeros(a["plates"]),
+                         *(np.zeros(cards, np.int16) for _ in range(3)))
 
     def place(self, baker: int, slot: int, plate: int) -> int:
         """Put the hand piece on the plate; it becomes the plate's top piece."""
@@ -245,6 +296,18 @@ class Game:
         self.signals[baker], self.signal_args[baker] = signal, arg
         return int(signal), int(arg)
 
+    def withdraw_signals(self, baker: int, move: Move) -> None:
+        """Every other baker takes back a "can help" or "don't cover" signal that the
+        placement made untrue ("withdraw"), if its strategy does."""
+        if self.a["mode"] == 1:
+            return
+        for other in range(self.players):
+            if (other != baker and self.params[other, bots.W_WITHDRAW] > 0
+                    and self.signals[other] != bots.NO_SIGNAL
+                    and not bots.signal_stands.py_func(other, self.board, self.rules)):
+                self.signals[other] = bots.NO_SIGNAL
+                move.withdrawn.append(other)
+
     # -- the whole game -----------------------------------------------------------------
 
     def play(self) -> Result:
@@ -261,7 +324,7 @@ class Game:
             while self.hand_counts[baker] == 0:
                 baker = (baker + 1) % self.players
             options = len(self.legal_placements(baker))
-            slot, plate, reason = self.choose(baker)
+            slot, plate, reason, _ = self.choose(baker)
             if slot < 0:
                 ending = 1
                 stuck = {"baker": baker, "hand": self.hands[baker, :self.hand_counts[baker]]
@@ -277,6 +340,7 @@ class Game:
                 break
             self.expire_rush_cards(move)
             move.signal = self.give_signal(baker)
+            self.withdraw_signals(baker, move)
             baker = (baker + 1) % self.players
         left = len(self.pieces) - self.drawn
         score = self.points
@@ -311,18 +375,53 @@ class RealTimeGame(Game):
     fitting piece picks a placement on the board it sees; the piece lands after its think
     time and flight. If another piece landed on that plate in the meantime, the placement
     is rejected ("plate X has just changed") and the time is lost. Whenever the board
-    changes, every idle baker with a fitting piece starts. The clock does not stop play:
+    changes, every idle baker with a fitting piece decides whether to start or to wait
+    (``start_attempts``). The clock does not stop play:
     the finishing time is recorded, and a budget decides afterwards whether it was in time.
     """
 
-    def start_attempt(self, baker: int, clock: float) -> Attempt | None:
-        """The baker's next placement, if it holds a fitting piece."""
+    def start_attempts(self, attempts: list[Attempt | None], clock: float) -> None:
+        """Every idle baker decides, in seat order, whether to start a placement now.
+
+        Placing is a choice (RULES.md 3, "anyone with a fitting piece *may* place"): a
+        baker waits while its best placement is worth less than its ``patience`` and
+        another baker's piece is on its way or another baker can help with a card. If
+        then nobody is placing, the first idle baker who can place starts anyway (or the
+        game would stand still) and the others decide again.
+        """
+        for baker in range(self.players):
+            if attempts[baker] is None:
+                attempts[baker] = self.start_attempt(baker, clock, attempts, may_wait=True)
+        if any(attempts):
+            return
+        for baker in range(self.players):
+            attempts[baker] = self.start_attempt(baker, clock, attempts, may_wait=False)
+            if attempts[baker] is not None:
+                for other in range(self.players):
+                    if attempts[other] is None:
+                        attempts[other] = self.start_attempt(other, clock, attempts,
+                                                             may_wait=True)
+                return
+
+    def others_busy(self, baker: int, attempts: list[Attempt | None]) -> bool:
+        """Whether another baker's piece is on its way or another baker can help."""
+        return any(other != baker and (attempts[other] is not None
+                                       or self.signals[other] == bots.CAN_HELP)
+                   for other in range(self.players))
+
+    def start_attempt(self, baker: int, clock: float, attempts: list[Attempt | None],
+                      may_wait: bool) -> Attempt | None:
+        """The baker's next placement, if it holds a fitting piece and does not wait."""
         if self.hand_counts[baker] == 0:
             return None
         options = len(self.legal_placements(baker))
         if options == 0:
             return None
-        slot, plate, reason = self.choose(baker)
+        slot, plate, reason, worth = self.choose(baker)
+        patience = self.params[baker, bots.W_PATIENCE]
+        if may_wait and patience > 0 and worth < patience and self.others_busy(baker,
+                                                                               attempts):
+            return None
         timing = self.a["timing"]
         think = timing[options] * lognormal_noise(self.stream, timing[-2])
         return Attempt(baker, slot, plate, reason, options, clock, clock + think + timing[-1])
@@ -333,7 +432,8 @@ class RealTimeGame(Game):
         self.open_order_cards()
         setup = {"tops": self.tops.tolist(), "hands": self.hands.tolist(),
                  "display": self.display.tolist(), "under": list(self.under_at_setup)}
-        attempts = [self.start_attempt(b, 0.0) for b in range(self.players)]
+        attempts: list[Attempt | None] = [None] * self.players
+        self.start_attempts(attempts, 0.0)
         changed_at = [-1.0] * self.a["plates"]
         clock, rejected, ending = 0.0, [], 2
         while True:
@@ -358,9 +458,8 @@ class RealTimeGame(Game):
                     break
                 self.expire_rush_cards(move)
                 move.signal = self.give_signal(attempt.baker)
-            for other in range(self.players):
-                if attempts[other] is None:
-                    attempts[other] = self.start_attempt(other, clock)
+                self.withdraw_signals(attempt.baker, move)
+            self.start_attempts(attempts, clock)
         left = len(self.pieces) - self.drawn
         score = self.points
         if ending == 0:

@@ -2,6 +2,7 @@
 
 from cakesim.games.speedtorte import strategies as bots
 from cakesim.games.speedtorte.pieces import candles_of, flavour_of, piece_name
+from cakesim.games.speedtorte.planner import LOOKED_AHEAD
 from cakesim.games.speedtorte.reference import ENDINGS, Game, Move, Result
 from cakesim.games.speedtorte.rules import TableRules
 
@@ -30,6 +31,8 @@ def reason_text(move: Move, game: Game) -> str:
         return "the only piece that fits"
     if code == bots.AT_RANDOM:
         return "chosen at random"
+    if code == LOOKED_AHEAD:
+        return f"best of its {detail} best placements, played out"
     if game.a["mode"] == 2:
         return f"leaves the next baker {detail} option{'s' if detail != 1 else ''}"
     return f"leaves the next baker room: {detail} kinds of piece fit somewhere"
@@ -81,6 +84,8 @@ def format_replay(table: TableRules, game: Game, result: Result, header: str) ->
             signal, arg = move.signal
             lines.append(f"       baker {move.baker + 1} signals: "
                          f"{bots.SIGNAL_NAMES[signal].format(arg + 1)}")
+        for baker in move.withdrawn:
+            lines.append(f"       baker {baker + 1} {bots.WITHDRAW_TEXT}")
     lines.append("")
     if table.timing is not None:
         lines.append(f"Clock at the end: {result.seconds:.1f} s; {len(result.rejected)} "

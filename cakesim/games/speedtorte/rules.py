@@ -80,12 +80,16 @@ class RuleSet:
         raise InputError(self.levels_source, "level", f"{name!r} is not a level; levels: "
                                                f"{', '.join(lv.name for lv in self.levels)}")
 
-    def box(self, sachertorte: bool) -> np.ndarray:
-        """The piece type of every piece in the box, in component-list order."""
+    def box(self) -> np.ndarray:
+        """The piece type of every flavoured piece in the box, in component-list order.
+
+        The Sachertorte is not among them: it never goes to a plate or a hand, and the
+        deal puts it into the supply (``TableRules.arrays["sachertorte"]``).
+        """
         low, high = self.candles
         types = [piece_type(f, c) for f in range(len(self.flavours))
                  for c in range(low, high + 1) for _ in range(self.copies)]
-        return np.array(types + ([SACHER] if sachertorte else []), dtype=np.int8)
+        return np.array(types, dtype=np.int8)
 
     def for_table(self, players: int, level: str, mode: str = "signals",
                   special_orders: bool = False, profile: str | None = None) -> "TableRules":
@@ -128,6 +132,11 @@ class TableRules:
         """Order cards to fulfil: the level's, two fewer with special orders."""
         return self.level.cards - (self.rules.fewer_cards if self.special_orders else 0)
 
+    @property
+    def dealt_out(self) -> int:
+        """Pieces the setup deals: the plates, then a full hand per baker."""
+        return self.rules.plates + self.players * self.rules.hand_size
+
     @cached_property
     def pool(self) -> tuple[int, ...]:
         """Catalogue indices of the cards that may form this level's deck."""
@@ -145,7 +154,8 @@ class TableRules:
         points = np.array([r.regular_guest_points if card.family == "regular_guest"
                            else r.card_points for card in r.catalogue.cards], dtype=np.int16)
         return {
-            "box": r.box(self.special_orders and r.special_sachertorte),
+            "box": r.box(),
+            "sachertorte": SACHER if self.special_orders and r.special_sachertorte else -1,
             "type_flavour": flavour, "type_candles": candles, "sacher": SACHER,
             "plates": r.plates, "hand_size": r.hand_size, "displayed": r.displayed_cards,
             "program": r.catalogue.program, "pool": np.array(self.pool, dtype=np.int16),

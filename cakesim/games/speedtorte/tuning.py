@@ -68,10 +68,10 @@ def recommend_levels(game: Game, rules: RuleSet, players: int, targets: dict[str
 
 
 def format_recommendation(table: pd.DataFrame, players: int, variant: str, games: int,
-                          seed: int) -> str:
+                          seed: int, tier: str = "team") -> str:
     """The recommendation as a table a designer reads."""
     lines = [f"Card counts per level for target win rates: {players} player(s), {variant}, "
-             f"team bakers, {games:,} games per count, seed {seed}", "",
+             f"{tier} bakers, {games:,} games per count, seed {seed}", "",
              f"{'level':<16} {'tiers':<7} {'target':>6}  {'now':>14}  {'recommended':>28}"]
     for r in table.itertuples():
         now = "—" if r.win_rate_now is None else f"{100 * r.win_rate_now:.0f} %"

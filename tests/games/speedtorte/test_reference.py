@@ -1,16 +1,19 @@
 """The Speedtorte reference engine keeps the rules: legal moves, exact cards, honest scores."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cakesim.cli import main
 from cakesim.games.speedtorte.cards import card_met
+from cakesim.games.speedtorte.pieces import SACHER
 from cakesim.games.speedtorte.reference import Game
 from cakesim.games.speedtorte.strategies import fits
 from tests.games.speedtorte.conftest import LEVELS, RULES, table_of
 
-VARIANTS = ("signals", "silence", "open_hands", "special_orders")
+VARIANTS = ("signals", "silence", "open_hands", "special_orders", "silence+special_orders",
+            "open_hands+special_orders")
 
 
 def _played(players, level, variant, seed, index, bakers=("team",)):
@@ -49,7 +52,8 @@ def test_every_logged_move_is_legal_and_every_card_exactly_met(players, level, v
             assert move.signal is None
         baker = (baker + 1) % players
     # Conservation: plates, placements, hands and supply account for every piece.
-    assert 4 + result.moves + sum(len(h) for h in hands) + result.supply_left == len(a["box"])
+    box = len(a["box"]) + (a["sachertorte"] >= 0)
+    assert 4 + result.moves + sum(len(h) for h in hands) + result.supply_left == box
     won = result.ending == 0
     assert won == (result.fulfilled >= result.to_fulfil)
     card_points = sum(int(a["card_points"][f.card]) for m in result.log for f in m.fulfilled)
@@ -75,10 +79,26 @@ def test_special_orders_start_with_two_fewer_cards_and_a_sachertorte():
     plain = table_of(2, "Meister", "signals").rules
     special = table_of(2, "Meister", "special_orders").rules
     assert special.cards_to_fulfil == plain.cards_to_fulfil - 2
-    assert len(special.arrays["box"]) == len(plain.arrays["box"]) + 1 == 57
+    assert plain.arrays["sachertorte"] == -1 and special.arrays["sachertorte"] == SACHER
+    assert len(Game(special, [], 1, 0).pieces) == len(plain.arrays["box"]) + 1 == 57
     regulars = [RULES.catalogue.cards[i].family for i in special.pool]
     assert "regular_guest" in regulars
     assert "regular_guest" not in [RULES.catalogue.cards[i].family for i in plain.pool]
+
+
+@pytest.mark.parametrize("players", [1, 3, 5])
+def test_the_sachertorte_lies_in_the_supply_never_on_a_plate_or_in_a_hand(players):
+    table = table_of(players, "Meister", "special_orders+eilauftrag").rules
+    places = []
+    for index in range(300):
+        game = Game(table, [], 11, index)
+        game.lay_out()
+        assert SACHER not in game.tops and SACHER not in game.hands
+        supply = list(game.pieces[game.drawn:])
+        assert supply.count(SACHER) == 1
+        places.append(supply.index(SACHER))
+    # Anywhere in the supply: its first and its last place both occur.
+    assert min(places) == 0 and max(places) > 0.9 * len(supply)
 
 
 def test_a_rush_card_missed_adds_a_card_under_the_deck():

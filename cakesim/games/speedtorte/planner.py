@@ -1,0 +1,287 @@
+"""The lookahead baker: plays its best placements out in worlds it cannot tell apart.
+
+RULES.md section 3 lets a baker see the plates, the displayed cards, its own hand, the
+signals and how many pieces it has not seen (the other hands and the supply; with open
+hands, the other hands too). Before placing, the lookahead baker
+
+1. ranks its legal placements by the team baker's score (``strategies.placement_value``)
+   and keeps the best ``candidates``;
+2. samples ``samples`` worlds consistent with what it sees: the unseen pieces (sorted,
+   so that nothing of where they lie leaks in) dealt afresh into the other hands (their
+   sizes are known) and the supply, the order of the cards still to come shuffled;
+3. in every world, plays each candidate and then ``depth`` placements of the team policy
+   in turn order (each seat's own weights; a lookahead seat plays its weights directly),
+   with the kernel's own rule steps (``steps.py``) on a copy of the state;
+4. values a play-out by the cards it fulfils, a won game above everything and a lost one
+   below everything, and (to break ties) the displayed cards then one plate away;
+5. places the candidate with the best mean value, the team baker's favourite on a tie.
+
+Every candidate meets the same worlds (common random numbers), so that the comparison
+is not drowned in the worlds' luck. Each world takes one draw from the game's decision
+stream and shuffles with its own stream: a decision is a pure function of (seed, game).
+The play-outs run in turn order in the Eilauftrag too: an approximation, since there the
+next placement goes to whoever is quickest.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from cakesim.engine.jit import jit, jit_borrowing, jit_inline
+from cakesim.engine.seeding import next_u64, shuffle_range
+from cakesim.games.speedtorte.steps import (
+    COUNTERS,
+    DONE,
+    DRAWN,
+    HANDS_EMPTY,
+    HEAD,
+    OPEN_HANDS,
+    STUCK,
+    TAIL,
+    TO_FULFIL,
+    WON,
+    Board,
+    GameState,
+    after_placement,
+    next_with_pieces,
+    place_and_draw,
+)
+from cakesim.games.speedtorte.strategies import (
+    LOOKAHEAD,
+    W_CANDIDATES,
+    W_DEPTH,
+    W_SAMPLES,
+    board_with,
+    choose_move,
+    fits,
+    placement_value,
+    plates_missing,
+)
+
+LOOKED_AHEAD = 6
+"""Reason code of a lookahead placement that differs from the team baker's choice."""
+
+
+class Plan(NamedTuple):
+    """Work space of the lookahead: a world to play out in, and the candidates."""
+
+    # The state of the world a play-out runs in (``steps.GameState``), its card rows
+    # scratch rows that no result reads.
+    world: GameState
+    # int8 (pieces in the box,): the unseen pieces, gathered to be dealt afresh.
+    unseen: np.ndarray
+    # int64 (candidates,): each candidate's hand slot and plate.
+    slots: np.ndarray
+    plates: np.ndarray
+    # float64 (candidates,): each candidate's team score, then its summed play-out values.
+    scores: np.ndarray
+    values: np.ndarray
+
+
+@jit
+def new_plan(players, hand_size, plates, displayed, pieces, pool, cards):
+    """A work space for a table of ``players``; ``pieces`` counts the box with the
+    Sachertorte, ``pool`` the level's cards, ``cards`` the catalogue."""
+    board = Board(np.full((players, hand_size), -1, np.int8), np.zeros(players, np.int64),
+                  np.zeros(plates, np.int8), np.full(displayed, -1, np.int16),
+                  np.zeros(players, np.int8), np.zeros(players, np.int8))
+    world = GameState(board, np.zeros(pieces, np.int8), np.zeros(pool, np.int16),
+                      np.zeros(2 * pool + displayed, np.int16), np.zeros(displayed, np.int64),
+                      np.zeros(displayed, np.int64), np.zeros(COUNTERS, np.int64),
+                      np.zeros(2, np.uint64), np.zeros(players), np.zeros(players),
+                      np.zeros((players, 2), np.int64), np.zeros(plates),
+                      np.zeros(cards, np.int16), np.zeros(cards, np.int16),
+                      np.zeros(cards, np.int16))
+    most = hand_size * plates
+    return Plan(world, np.zeros(pieces, np.int8), np.zeros(most, np.int64),
+                np.zeros(most, np.int64), np.zeros(most), np.zeros(most))
+
+
+@jit_borrowing
+def copy_state(state, world):
+    """Copy what the rule steps read and change from ``state`` into ``world``."""
+    board, into = state.board, world.board
+    for b in range(board.hands.shape[0]):
+        _copy(board.hands[b], into.hands[b])
+    _copy(board.hand_counts, into.hand_counts)
+    _copy(board.tops, into.tops)
+    _copy(board.display, into.display)
+    _copy(board.signals, into.signals)
+    _copy(board.signal_args, into.signal_args)
+    _copy(state.pieces, world.pieces)
+    _copy(state.deck, world.deck)
+    _copy(state.queue, world.queue)
+    _copy(state.shown_at, world.shown_at)
+    _copy(state.rush_deadline, world.rush_deadline)
+    _copy(state.count, world.count)
+
+
+@jit_inline
+def _sort(items, n):
+    """Insertion sort of ``items[:n]``: a few dozen pieces, and no allocation."""
+    for i in range(1, n):
+        item, j = items[i], i - 1
+        while j >= 0 and items[j] > item:
+            items[j + 1] = items[j]
+            j -= 1
+        items[j + 1] = item
+
+
+@jit_inline
+def _copy(source, target):
+    """``target[:] = source`` as a loop: the slice assignment needs Numba's runtime."""
+    for i in range(source.shape[0]):
+        target[i] = source[i]
+
+
+@jit_borrowing
+def deal_unseen(baker, world, unseen, open_hands):
+    """Deal the pieces ``baker`` has not seen afresh, and shuffle the cards to come."""
+    hands, hand_counts, pieces, count = (world.board.hands, world.board.hand_counts,
+                                         world.pieces, world.count)
+    n = 0
+    for other in range(hands.shape[0]):
+        if other != baker and not open_hands:
+            for i in range(hand_counts[other]):
+                unseen[n] = hands[other, i]
+                n += 1
+    for k in range(count[DRAWN], pieces.shape[0]):
+        unseen[n] = pieces[k]
+        n += 1
+    # Sorted first, so that the worlds depend on which pieces are unseen, never on where
+    # they lie: the lookahead cannot peek.
+    _sort(unseen, n)
+    shuffle_range(world.stream, unseen, 0, n)
+    n = 0
+    for other in range(hands.shape[0]):
+        if other != baker and not open_hands:
+            for i in range(hand_counts[other]):
+                hands[other, i] = unseen[n]
+                n += 1
+    for k in range(count[DRAWN], pieces.shape[0]):
+        pieces[k] = unseen[n]
+        n += 1
+    shuffle_range(world.stream, world.queue, count[HEAD], count[TAIL])
+
+
+@jit_inline
+def play_out(baker, slot, plate, depth, world, rules, params):
+    """Place the candidate, then ``depth`` placements of the policy in turn order; the
+    outcome's ending (WON, STUCK, HANDS_EMPTY or -1 still going)."""
+    # Compiled into ``lookahead_move`` with the rule steps it runs: no bundle is copied.
+    board = world.board
+    hand_counts = board.hand_counts
+    players = hand_counts.shape[0]
+    place_and_draw(baker, slot, plate, world)
+    if after_placement(world, baker, rules, params):
+        return WON
+    mover = baker
+    for _ in range(depth):
+        if hand_counts.sum() == 0:
+            return HANDS_EMPTY
+        mover = (mover + 1) % players
+        while hand_counts[mover] == 0:
+            mover = (mover + 1) % players
+        i, p, _, _, _, _ = choose_move(params[mover], mover, board, rules,
+                                       next_with_pieces(hand_counts, mover),
+                                       rules.mode == OPEN_HANDS, world.stream)
+        if i < 0:
+            return STUCK
+        place_and_draw(mover, i, p, world)
+        if after_placement(world, mover, rules, params):
+            return WON
+    return -1
+
+
+@jit_inline
+def play_out_value(ending, done_before, world, rules):
+    """A play-out's value: cards fulfilled, a win above and a loss below everything else,
+    and a fraction for the displayed cards left one plate away."""
+    # Compiled into ``lookahead_move``.
+    count, board = world.count, world.board
+    if ending == WON:
+        return count[TO_FULFIL] + 1.0
+    if ending >= 0:  # STUCK or HANDS_EMPTY: the game is lost
+        return -1.0
+    near, shown = 0, 0
+    now = board_with(board.tops, -1, 0, rules.type_flavour.shape[0])
+    for s in range(board.display.shape[0]):
+        if board.display[s] >= 0:
+            shown += 1
+            if plates_missing(rules.met_mask, rules.one_away, now, board.display[s]) == 1:
+                near += 1
+    return (count[DONE] - done_before) + 0.5 * near / max(shown, 1)
+
+
+@jit_borrowing
+def lookahead_move(baker, state, rules, params, plan):
+    """``(hand slot, plate, reason, card slot, detail, worth)`` of the lookahead baker,
+    as ``strategies.choose_move`` gives them; ``params`` holds one row per baker."""
+    # Called, not compiled into the game loops like ``choose_move``: copying the bundles
+    # costs nothing beside the play-outs, and one compiled copy keeps compiling quick.
+    own, board = params[baker], state.board
+    open_hands = rules.mode == OPEN_HANDS
+    next_baker = next_with_pieces(board.hand_counts, baker)
+    team = choose_move(own, baker, board, rules, next_baker, open_hands, state.stream)
+    if team[0] < 0:
+        return team
+    # The candidates: the legal placements with the best team scores, best first.
+    hand, count, tops = board.hands[baker], board.hand_counts[baker], board.tops
+    type_flavour, type_candles, sacher = rules.type_flavour, rules.type_candles, rules.sacher
+    now = board_with(tops, -1, 0, type_flavour.shape[0])
+    wanted = int(own[W_CANDIDATES])
+    n = 0
+    for i in range(count):
+        for p in range(tops.shape[0]):
+            if not fits(hand[i], tops[p], type_flavour, type_candles, sacher):
+                continue
+            score = placement_value(own, baker, i, p, now, board, rules, next_baker,
+                                    open_hands)[0]
+            at = n
+            while at > 0 and plan.scores[at - 1] < score:
+                at -= 1
+            if at >= wanted:
+                continue
+            for k in range(min(n, wanted - 1), at, -1):
+                plan.slots[k], plan.plates[k], plan.scores[k] = (plan.slots[k - 1],
+                                                                 plan.plates[k - 1],
+                                                                 plan.scores[k - 1])
+            plan.slots[at], plan.plates[at], plan.scores[at] = i, p, score
+            n = min(n + 1, wanted)
+    if n < 2:
+        return team
+    plan.values[:n] = 0.0
+    world = plan.world
+    depth = int(own[W_DEPTH])
+    for _ in range(int(own[W_SAMPLES])):
+        key = next_u64(state.stream)
+        for c in range(n):
+            copy_state(state, world)
+            world.stream[0], world.stream[1] = key, 0
+            deal_unseen(baker, world, plan.unseen, open_hands)
+            ending = play_out(baker, plan.slots[c], plan.plates[c], depth, world, rules,
+                              params)
+            plan.values[c] += play_out_value(ending, state.count[DONE], world, rules)
+    best = 0
+    for c in range(1, n):
+        if plan.values[c] > plan.values[best]:
+            best = c
+    slot, plate = plan.slots[best], plan.plates[best]
+    if slot == team[0] and plate == team[1]:
+        return team
+    worth = placement_value(own, baker, slot, plate, now, board, rules, next_baker,
+                            open_hands)[1]
+    return slot, plate, LOOKED_AHEAD, -1, n, worth
+
+
+@jit_inline
+def decide(baker, state, rules, params, plan):
+    """Baker ``baker``'s placement by its chooser: ``strategies.choose_move`` or the
+    lookahead; ``(hand slot, plate, reason, card slot, detail, worth)``."""
+    # Compiled into the kernel's game loops, like the choosers it dispatches to.
+    if params[baker, 0] == LOOKAHEAD:
+        return lookahead_move(baker, state, rules, params, plan)
+    board = state.board
+    return choose_move(params[baker], baker, board, rules,
+                       next_with_pieces(board.hand_counts, baker),
+                       rules.mode == OPEN_HANDS, state.stream)

@@ -1,0 +1,282 @@
+"""The ``[tiers]`` section of a Speedtorte experiment: do the answers depend on the bakers?
+
+The experiment plays the same levels, player counts and variants with bakers of several
+skill tiers (by default ``novice``, ``team`` and ``lookahead``, see ``strategies.py``); the
+tables share their seed, hence their deals. This section puts them side by side:
+
+- per level, player count and variant, each tier's win rate, and each tier minus the
+  base tier (``team``) paired by deal on the deals both played;
+- "what the deal allows": on the first ``bound_deals`` deals of each table in turn mode
+  without special orders, the perfect-information solver (``solver.upper_bound``, which
+  sees every hand and the supply order; in the Eilauftrag it places in free order and
+  ignores the clock) wins at least ``won`` and at most ``won + unproven`` of them;
+- how stable the order cards' difficulty ranking is across tiers: Spearman's rank
+  correlation of the cards' fulfilled share once shown between two tiers, with a
+  bootstrap interval over deals.
+"""
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+from scipy import stats
+
+from cakesim.engine.tables import Table
+from cakesim.games.speedtorte import solver
+from cakesim.reports.figures import new_figure, save_figure
+from cakesim.reports.text import percent, points
+from cakesim.stats.intervals import paired_difference, wilson
+
+SUPPLEMENT = True
+"""The tiers add to the experiment's answer (the team bakers' win rates); they do not
+replace it."""
+DEFAULT_TIERS = ("novice", "team", "lookahead")
+RANK_DRAWS = 400
+"""Bootstrap replicates of each rank correlation."""
+
+
+@dataclass(frozen=True)
+class TierQuestion:
+    """The tiers compared (weakest first), the base tier, and the solver's share."""
+
+    tiers: tuple[str, ...]
+    base: str
+    bound_deals: int
+    bound_budget: int
+    bound_players: tuple[int, ...]
+    """Player counts whose tables get the solver's bound (it runs in plain Python)."""
+
+    def at_most(self, games: int) -> "TierQuestion":
+        """The same question for runs of ``games``: one solved deal per 25 games at most
+        (the solver runs in plain Python, seconds a deal)."""
+        return replace(self, bound_deals=min(self.bound_deals, games // 25))
+
+
+def parse(table: Table) -> TierQuestion:
+    """``[tiers]``: ``tiers`` (strategy names, weakest first), ``base``, ``bound_deals``,
+    ``bound_budget``, ``bound_players``."""
+    table.only(["tiers", "base", "bound_deals", "bound_budget", "bound_players"])
+    tiers = tuple(table.get("tiers", list, list(DEFAULT_TIERS)))
+    base = table.get("base", str, "team")
+    if base not in tiers:
+        raise table.error("base", f"{base!r} is not allowed; allowed values: {', '.join(tiers)}")
+    return TierQuestion(tiers, base, table.int_in("bound_deals", 0, 10_000, 40),
+                        table.int_in("bound_budget", 1000, 10**8, solver.DEFAULT_BUDGET),
+                        tuple(table.int_list("bound_players", 1, 5, [1, 3])))
+
+
+def _tier_of(run, tiers) -> str | None:
+    names = {s.name for s in run.table.strategies}
+    return names.pop() if len(names) == 1 and names <= set(tiers) else None
+
+
+def _setting(run) -> tuple:
+    t = run.table
+    return (t.rules.level.name, t.players, t.variant,
+            t.rules.timing.name if t.rules.timing is not None else "")
+
+
+def analyse(experiment, runs, question: TierQuestion, n_jobs: int = -1) -> dict:
+    """Every number of the section, from the experiment's runs (every deal's sums kept)."""
+    groups: dict[tuple, dict[str, object]] = {}
+    for run in runs:
+        tier = _tier_of(run, question.tiers)
+        if tier is not None:
+            groups.setdefault(_setting(run), {})[tier] = run
+    settings = []
+    for key, by_tier in groups.items():
+        if question.base not in by_tier or len(by_tier) < 2:
+            continue
+        base = by_tier[question.base]
+        level, players, variant, profile = key
+        row = {"level": level, "players": players, "variant": variant, "profile": profile,
+               "tiers": {}}
+        for tier in question.tiers:
+            if tier not in by_tier:
+                continue
+            run = by_tier[tier]
+            won = run.by_deal.game["won"]
+            entry = {"win_rate": wilson(float(won.mean()), won.size).as_dict(),
+                     "games": int(won.size)}
+            if tier != question.base:
+                n = min(won.size, base.by_deal.game["won"].size)
+                entry["minus_base"] = paired_difference(
+                    won[:n].astype(float), base.by_deal.game["won"][:n].astype(float)).as_dict()
+            row["tiers"][tier] = entry
+        row["bound"] = _bound(base, by_tier, question, experiment.seed)
+        settings.append(row)
+    return {"tiers": list(question.tiers), "base": question.base, "settings": settings,
+            "bound_deals": question.bound_deals, "bound_budget": question.bound_budget,
+            "ranks": _rank_stability(groups, question, experiment.seed)}
+
+
+def _bound(base, by_tier, question: TierQuestion, seed: int) -> dict | None:
+    """The solver's wins on the first deals, and each tier's wins on the same deals."""
+    table = base.table
+    if (question.bound_deals == 0 or table.rules.special_orders
+            or table.players not in question.bound_players):
+        return None
+    order = "free" if table.rules.timing is not None else "turns"
+    deals = min(question.bound_deals, base.by_deal.deals)
+    found = solver.upper_bound(table.rules, seed, deals, question.bound_budget, order)
+    return {"deals": deals, "order": order, "won": found["won"],
+            "unproven": found["unproven"],
+            "tiers_won": {tier: int(run.by_deal.game["won"][:deals].sum())
+                          for tier, run in by_tier.items()}}
+
+
+def _card_shares(runs) -> tuple[np.ndarray, np.ndarray]:
+    """Per deal and card, summed over ``runs``: times shown and times fulfilled."""
+    deals = max(run.by_deal.deals for run in runs)
+    cards = runs[0].by_deal.item["shown"].shape[1]
+    shown, done = np.zeros((deals, cards)), np.zeros((deals, cards))
+    for run in runs:
+        d = run.by_deal
+        shown[:d.deals] += d.item["shown"]
+        done[:d.deals] += d.item["fulfilled"]
+    return shown, done
+
+
+def _rank_stability(groups, question: TierQuestion, seed: int) -> list[dict]:
+    """Spearman's correlation of the cards' fulfilled shares, base tier against each other,
+    over the deals both tiers played, with a bootstrap interval over those deals."""
+    pooled = {}
+    for tier in question.tiers:
+        runs = [g[tier] for g in groups.values() if tier in g]
+        if runs:
+            pooled[tier] = _card_shares(runs)
+    if question.base not in pooled:
+        return []
+    rng = np.random.default_rng(seed)
+    found = []
+    for tier, (shown, done) in pooled.items():
+        if tier == question.base:
+            continue
+        base_shown, base_done = pooled[question.base]
+        n = min(shown.shape[0], base_shown.shape[0])
+        seen = (shown[:n].sum(0) > 0) & (base_shown[:n].sum(0) > 0)
+
+        def rho(rows, shown=shown, done=done, base_shown=base_shown, base_done=base_done,
+                seen=seen):
+            a = done[rows].sum(0)[seen] / np.maximum(shown[rows].sum(0)[seen], 1)
+            b = base_done[rows].sum(0)[seen] / np.maximum(base_shown[rows].sum(0)[seen], 1)
+            return stats.spearmanr(a, b).statistic
+
+        value = rho(np.arange(n))
+        draws = [rho(rng.integers(0, n, n)) for _ in range(RANK_DRAWS)]
+        low, high = np.nanpercentile(draws, [2.5, 97.5])
+        found.append({"tier": tier, "against": question.base, "cards": int(seen.sum()),
+                      "deals": int(n), "rho": float(value), "low": float(low),
+                      "high": float(high)})
+    return found
+
+
+def headline(data: dict) -> str:
+    """The answer in one line: how far the tiers lie apart where it matters most."""
+    hardest = [s for s in data["settings"] if len(s["tiers"]) == len(data["tiers"])]
+    if not hardest:
+        return "No setting was played by every tier."
+    worst = min(hardest, key=lambda s: s["tiers"][data["base"]]["win_rate"]["value"])
+    rates = ", ".join(f"{tier} {100 * worst['tiers'][tier]['win_rate']['value']:.0f} %"
+                      for tier in data["tiers"])
+    apart = [e["minus_base"] for e in worst["tiers"].values() if "minus_base" in e]
+    verdict = ("Skill matters" if any(d["low"] > 0 or d["high"] < 0 for d in apart)
+               else "The tiers agree within their intervals")
+    text = (f"{verdict}: at {worst['level']} {worst['players']}P {worst['variant']} the "
+            f"bakers win {rates}")
+    if worst["bound"] is not None:
+        b = worst["bound"]
+        text += (f"; the deals allow at least {b['won']} of {b['deals']} "
+                 f"({100 * b['won'] / b['deals']:.0f} %)")
+    ranks = "; ".join(f"card ranking {r['tier']} vs {r['against']}: rank correlation "
+                      f"{r['rho']:.2f} [{r['low']:.2f}, {r['high']:.2f}]" for r in data["ranks"])
+    return text + (f". {ranks}." if ranks else ".")
+
+
+def numbers(data: dict) -> dict[str, dict]:
+    """Each tier's win rate and its difference from the base tier, for baselines."""
+    found = {}
+    for s in data["settings"]:
+        name = f"{s['level']} {s['players']}P {s['variant']} {s['profile']}".strip()
+        for tier, entry in s["tiers"].items():
+            found[f"{name} | {tier} win rate"] = entry["win_rate"]
+            if "minus_base" in entry:
+                found[f"{name} | {tier} minus {data['base']}"] = entry["minus_base"]
+    return found
+
+
+def markdown(data: dict, plot: str | None) -> list[str]:
+    """The section as report text: a table per setting, the bound, the ranking's stability."""
+    tiers, base = data["tiers"], data["base"]
+    lines = ["## Skill tiers: does the answer depend on the bakers?", "",
+             "The same deals played by bakers of each tier (weakest first): `novice` is the "
+             "team baker with slips (random noise on every placement's score), who never "
+             "waits and never withdraws a signal; `team` is the default baker; `lookahead` "
+             "plays its best few placements out in sampled worlds. Differences are paired "
+             "by deal. *Deal allows*: of the first deals, how many the perfect-information "
+             "solver wins (it sees every hand and the supply; a deal it could not settle "
+             "within its budget counts as open, so the bound is a range).", ""]
+    if plot:
+        lines += [f"![win rate by tier]({plot})", ""]
+    head = " | ".join(tiers)
+    diffs = " | ".join(f"{t} minus {base}" for t in tiers if t != base)
+    lines += [f"| setting | {head} | {diffs} | deal allows |",
+              "|---" * (1 + 2 * len(tiers)) + "|"]
+    for s in data["settings"]:
+        cells = [percent(s["tiers"][t]["win_rate"]) if t in s["tiers"] else "—" for t in tiers]
+        moves = [points(s["tiers"][t]["minus_base"]) if t in s["tiers"] else "—"
+                 for t in tiers if t != base]
+        b = s["bound"]
+        allows = "—" if b is None else (
+            f"{b['won']} to {b['won'] + b['unproven']} of {b['deals']} "
+            f"({', '.join(f'{t} {n}' for t, n in b['tiers_won'].items())})")
+        name = f"{s['level']} {s['players']}P {s['variant']}" + (
+            f" {s['profile']}" if s["profile"] else "")
+        lines.append(f"| {name} | {' | '.join(cells)} | {' | '.join(moves)} | {allows} |")
+    lines.append("")
+    if data["ranks"]:
+        lines += ["How stable is the order cards' difficulty ranking across tiers? Spearman's "
+                  "rank correlation of the cards' fulfilled share once shown, 95 % bootstrap "
+                  "interval over deals:", ""]
+        lines += [f"- {r['tier']} against {r['against']}: {r['rho']:.2f} "
+                  f"[{r['low']:.2f}, {r['high']:.2f}] over {r['cards']} cards and "
+                  f"{r['deals']:,} deals." for r in data["ranks"]]
+        lines.append("")
+    return lines
+
+
+def plot(data: dict, runs, summary: dict, out: Path) -> str | None:
+    """Win rate by level for each tier (one panel per player count, base variant)."""
+    shown = [s for s in data["settings"] if s["variant"] == data["settings"][0]["variant"]
+             and s["profile"] == data["settings"][0]["profile"]] if data["settings"] else []
+    counts = sorted({s["players"] for s in shown})
+    if not counts:
+        return None
+    fig, axes = new_figure(1, len(counts), figsize=(3.2 * len(counts) + 1.6, 3.6),
+                           squeeze=False, sharey=True)
+    levels = list(dict.fromkeys(s["level"] for s in shown))
+    x = np.arange(len(levels))
+    for ax, players in zip(axes[0], counts, strict=True):
+        here = {s["level"]: s for s in shown if s["players"] == players}
+        for tier in data["tiers"]:
+            y = [100 * here[lv]["tiers"][tier]["win_rate"]["value"]
+                 if lv in here and tier in here[lv]["tiers"] else np.nan for lv in levels]
+            ax.plot(x, y, marker="o", label=tier)
+        bound = [100 * here[lv]["bound"]["won"] / here[lv]["bound"]["deals"]
+                 if lv in here and here[lv]["bound"] else np.nan for lv in levels]
+        if not np.all(np.isnan(bound)):
+            ax.plot(x, bound, linestyle="none", marker="_", markersize=14, color="black",
+                    label="deal allows (at least)")
+        ax.set_xticks(x, levels, rotation=30, fontsize=7)
+        ax.set_ylim(0, 105)
+        ax.set_title(f"{players} player{'s' if players > 1 else ''}", fontsize=9)
+    axes[0][0].set_ylabel("win rate (%)")
+    # One legend for every panel: the bound's marker may be missing from the last one.
+    entries = {}
+    for ax in axes[0]:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            entries.setdefault(label, handle)
+    axes[0][-1].legend(entries.values(), entries.keys(), loc="upper left",
+                       bbox_to_anchor=(1.02, 1), fontsize=8)
+    return save_figure(fig, summary, "win rate by skill tier", out / "tiers.png",
+                       intervals=False, seed=False).name

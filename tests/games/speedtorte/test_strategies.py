@@ -1,0 +1,118 @@
+"""The bakers' decisions: waiting in the Eilauftrag, withdrawn signals, the lookahead."""
+
+import numpy as np
+import pytest
+
+from cakesim.engine.errors import InputError
+from cakesim.engine.tables import Table
+from cakesim.games.speedtorte import planner
+from cakesim.games.speedtorte.game import GAME
+from cakesim.games.speedtorte.reference import Game, RealTimeGame
+from cakesim.games.speedtorte.strategies import (
+    NO_SIGNAL,
+    Baker,
+    named_strategy,
+    parse_strategy,
+    signal_stands,
+)
+from tests.games.speedtorte.conftest import RULES
+
+
+def _table(players, level, variant, bakers):
+    return GAME.table(RULES, players, list(bakers), variant, level=level)
+
+
+def _won(table, games=200, seed=3):
+    return GAME.play_chunk(table, seed, 0, games).game
+
+
+def test_a_patient_baker_never_places_while_another_piece_is_on_its_way():
+    # With endless patience a baker starts only when nobody else is placing, so no two
+    # placements are ever under way together and none can be rejected.
+    patient = Baker("patient", weights=(("patience", 1e6),))
+    hasty = Baker("hasty", weights=(("patience", 0.0),))
+    calm = _won(_table(3, "Meister", "eilauftrag", [patient] * 3))
+    rushed = _won(_table(3, "Meister", "eilauftrag", [hasty] * 3))
+    assert calm["rejected"].sum() == 0
+    assert rushed["rejected"].sum() > 0
+
+
+def test_holding_back_pointless_placements_wins_more_eilauftrag_games():
+    team = named_strategy("team")
+    forced = Baker("forced", weights=(("patience", 0.0),))
+    waits = _won(_table(3, "Meister", "eilauftrag", [team] * 3), 400)["won"]
+    never = _won(_table(3, "Meister", "eilauftrag", [forced] * 3), 400)["won"]
+    assert waits.mean() > never.mean()
+
+
+class _Checked:
+    """A reference game that checks, after every placement, that no stale signal stands."""
+
+    stale = 0
+
+    def withdraw_signals(self, baker, move):
+        super().withdraw_signals(baker, move)
+        for other in range(self.players):
+            if other != baker and self.signals[other] != NO_SIGNAL and \
+                    not signal_stands.py_func(other, self.board, self.rules):
+                self.stale += 1
+
+
+class _CheckedTurns(_Checked, Game):
+    pass
+
+
+class _CheckedRealTime(_Checked, RealTimeGame):
+    pass
+
+
+@pytest.mark.parametrize("engine", [_CheckedTurns, _CheckedRealTime])
+def test_a_signal_no_longer_true_is_withdrawn(engine):
+    keeps = Baker("keeps", weights=(("withdraw", 0.0),))
+    for bakers, expect_stale in (([named_strategy("team")] * 3, False), ([keeps] * 3, True)):
+        table = _table(3, "Konditor", "eilauftrag" if engine is _CheckedRealTime else "signals",
+                       bakers)
+        stale = withdrawn = 0
+        for index in range(30):
+            game = engine(table.rules, bakers, 5, index)
+            result = game.play()
+            stale += game.stale
+            withdrawn += sum(len(m.withdrawn) for m in result.log)
+        assert (stale > 0) == expect_stale
+        assert (withdrawn > 0) == (not expect_stale)
+
+
+def test_a_lookahead_comparing_one_candidate_plays_as_the_team_baker():
+    one = Baker("one", chooser="lookahead", weights=(("candidates", 1.0),))
+    for variant in ("signals", "eilauftrag"):
+        team = GAME.play_chunk(_table(3, "Meister", variant, [named_strategy("team")] * 3),
+                               4, 0, 60)
+        same = GAME.play_chunk(_table(3, "Meister", variant, [one] * 3), 4, 0, 60)
+        for metric, values in team.game.items():
+            np.testing.assert_array_equal(values, same.game[metric], err_msg=metric)
+
+
+def test_the_lookahead_cannot_see_where_unseen_pieces_lie():
+    table = _table(3, "Meister", "signals", [named_strategy("lookahead")] * 3)
+    game = Game(table.rules, list(table.strategies), 8, 0)
+    game.lay_out()
+    game.open_order_cards()
+    moves = set()
+    for shuffle in range(4):
+        trial = Game(table.rules, list(table.strategies), 8, 0)
+        trial.lay_out()
+        trial.open_order_cards()
+        # The other hands and the supply, permuted among themselves: baker 0 sees the same.
+        hidden = np.concatenate([trial.hands[1], trial.hands[2], trial.pieces[trial.drawn:]])
+        np.random.default_rng(shuffle).shuffle(hidden)
+        trial.hands[1], trial.hands[2] = hidden[:4], hidden[4:8]
+        trial.pieces[trial.drawn:] = hidden[8:]
+        moves.add(planner.lookahead_move(0, trial.kernel_state(), trial.rules, trial.params,
+                                         trial.plan)[:2])
+    assert len(moves) == 1
+
+
+def test_a_lookahead_weight_that_counts_must_be_whole():
+    with pytest.raises(InputError, match=r"samples.*whole number 1 to 64"):
+        parse_strategy("x", Table({"chooser": "lookahead", "samples": 2.5}, "exp.toml",
+                                  "strategies.x"))

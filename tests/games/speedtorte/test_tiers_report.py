@@ -1,0 +1,78 @@
+"""The ``[tiers]`` section: the tiers side by side, the solver's bound, the rank check."""
+
+import json
+
+import pytest
+
+from cakesim.api import run_experiment
+from cakesim.cli import main
+
+
+@pytest.fixture
+def tiny_tier_experiment(tmp_path):
+    path = tmp_path / "tiers.toml"
+    path.write_text("""
+[experiment]
+name = "tiny_tiers"
+game = "speedtorte"
+seed = 5
+games = 120
+
+[strategies.team]
+chooser = "weighted"
+[strategies.novice]
+builtin = "novice"
+[strategies.lookahead]
+builtin = "lookahead"
+
+[[tables]]
+level = "Meister"
+players = [1, 3]
+seats = "team"
+
+[[tables]]
+level = "Meister"
+players = [1, 3]
+seats = "novice"
+
+[[tables]]
+level = "Meister"
+players = [1, 3]
+seats = "lookahead"
+games = 60
+
+[tiers]
+bound_deals = 4
+bound_players = [1]
+""")
+    return path
+
+
+def test_the_tier_section_of_a_small_experiment(tmp_path, tiny_tier_experiment):
+    result = run_experiment(tiny_tier_experiment, n_jobs=1, progress=False, cache=False,
+                            out=tmp_path / "report")
+    text = result.report.read_text()
+    assert "## Skill tiers: does the answer depend on the bakers?" in text
+    assert "| Meister 1P signals |" in text and "lookahead minus team" in text
+    assert "rank correlation" in text and (tmp_path / "report" / "tiers.png").exists()
+    section = json.loads((tmp_path / "report" / "summary.json").read_text())["sections"]
+    tiers = section["tiers"]
+    by_players = {s["players"]: s for s in tiers["settings"]}
+    # The solver's bound on the first deals: the tiers never win a deal it cannot.
+    bound = by_players[1]["bound"]
+    assert bound["deals"] == 4 and by_players[3]["bound"] is None
+    assert all(won <= bound["won"] + bound["unproven"] for won in bound["tiers_won"].values())
+    # Paired on the deals both played: the lookahead's 60 against the team's first 60.
+    lookahead = by_players[3]["tiers"]["lookahead"]
+    assert lookahead["games"] == 60 and lookahead["minus_base"]["n"] == 60
+
+
+def test_the_recommenders_take_a_tier(capsys):
+    assert main(["speedtorte", "budget", "--level", "Lehrling", "--players", "2",
+                 "--target", "0.5", "--games", "60", "--n-jobs", "1", "--tier",
+                 "lookahead"]) == 0
+    assert "lookahead bakers" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as refused:
+        main(["speedtorte", "levels", "--tier", "expert"])
+    assert refused.value.code == 2
+    assert "--tier: invalid choice: 'expert'" in capsys.readouterr().err
