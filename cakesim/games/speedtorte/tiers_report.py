@@ -47,9 +47,9 @@ class TierQuestion:
     """Player counts whose tables get the solver's bound (it runs in plain Python)."""
 
     def at_most(self, games: int) -> "TierQuestion":
-        """The same question for runs of ``games``: one solved deal per 25 games at most
-        (the solver runs in plain Python, seconds a deal)."""
-        return replace(self, bound_deals=min(self.bound_deals, games // 25))
+        """The same question for runs of ``games``: one solved deal per 100 games at most
+        (the solver runs in plain Python, up to seconds a deal)."""
+        return replace(self, bound_deals=min(self.bound_deals, games // 100))
 
 
 def parse(table: Table) -> TierQuestion:
