@@ -42,7 +42,7 @@ seats = "lookahead"
 games = 60
 
 [tiers]
-bound_deals = 4
+bound_deals = 1
 bound_players = [1]
 """)
     return path
@@ -60,7 +60,7 @@ def test_the_tier_section_of_a_small_experiment(tmp_path, tiny_tier_experiment):
     by_players = {s["players"]: s for s in tiers["settings"]}
     # The solver's bound on the first deals: the tiers never win a deal it cannot.
     bound = by_players[1]["bound"]
-    assert bound["deals"] == 4 and by_players[3]["bound"] is None
+    assert bound["deals"] == 1 and by_players[3]["bound"] is None
     assert all(won <= bound["won"] + bound["unproven"] for won in bound["tiers_won"].values())
     # Paired on the deals both played: the lookahead's 60 against the team's first 60.
     lookahead = by_players[3]["tiers"]["lookahead"]
