@@ -23,6 +23,7 @@ from cakesim.engine.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS
 from cakesim.engine.tables import Table, read_toml
 from cakesim.games import GAMES, game_named
 from cakesim.reports import contrasts, ladder, skill
+from cakesim.reports.answer import answer_kinds
 from cakesim.stats.intervals import MARGIN
 from cakesim.stats.sprt import SprtClaim, parse_claim
 
@@ -62,6 +63,9 @@ class Experiment:
     name: str
     title: str
     question: str
+    answer: str
+    """What the report opens with: ``seat_bias``, a section's answer (``contrasts``,
+    ``ladder``, ``budgets``, ...) or a game's own (``cards``); see ``answer_kinds``."""
     game: Game
     seed: int
     games: int
@@ -149,7 +153,7 @@ def load_experiment(name_or_path: str, games: int | None = None,
         games = games if games is not None else ci_size.games
         seed = seed if seed is not None else ci_size.seed
     head = top.sub("experiment")
-    head.only(["name", "title", "question", "game", "seed", "games", "chunk_size",
+    head.only(["name", "title", "question", "answer", "game", "seed", "games", "chunk_size",
                "keep_rows", "margin", *game.rule_files, *game.rule_overrides])
     rules = _rules(game, head, path)
     seed = seed if seed is not None else head.int_in("seed", 0, 2**63 - 1)
@@ -181,9 +185,12 @@ def load_experiment(name_or_path: str, games: int | None = None,
         # Reports, contrasts and the regression gate name tables by label.
         raise top.error("tables", f"two tables are labelled {twice[0]!r}; give one entry "
                                   "a label (label = \"...\")")
+    kinds = answer_kinds(game, {name: analyses[name] for name in sections})
     experiment = Experiment(
         path=path, name=head.get("name", str, path.stem), title=head.get("title", str, ""),
-        question=head.get("question", str, ""), game=game, seed=seed, games=default_games,
+        question=head.get("question", str, ""),
+        answer=head.get("answer", str, next(iter(kinds)), kinds), game=game, seed=seed,
+        games=default_games,
         chunk_size=head.int_in("chunk_size", 1, 10**8, DEFAULT_CHUNK), keep_rows=keep_rows,
         rules_source=rules.source, tables=tables.tables, table_games=tables.games,
         skipped=tables.skipped, config=config, ci=ci_size,

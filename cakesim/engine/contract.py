@@ -412,6 +412,12 @@ class Game(ABC):
         """The game's own experiment sections (beyond the shared ones), by name."""
         return {}
 
+    def answers(self) -> dict[str, Any]:
+        """The game's own answer kinds an experiment may open with (``answer = "cards"``):
+        name -> function of the report's summary giving an ``Answer`` (see
+        ``cakesim.reports.answer``)."""
+        return {}
+
     # Reports of team games -------------------------------------------------------------
     def summarise_items(self, runs: list) -> list[dict]:
         """Per item over all runs: what a report says of each (none by default)."""
