@@ -1,7 +1,10 @@
 """The Python API the CLI and notebooks share."""
 
+import hashlib
 import json
+import re
 import shlex
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -9,12 +12,34 @@ import pandas as pd
 
 from cakesim.engine.arguments import players_in_range
 from cakesim.engine.cache import ChunkCache, default_cache_dir
+from cakesim.engine.contract import ResultKind, TableSpec
 from cakesim.engine.errors import InputError
 from cakesim.engine.fingerprint import code_version, file_digests
-from cakesim.engine.project import experiments_dir, reports_dir, shown_path
-from cakesim.engine.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS, TableRun, backend, run_table
-from cakesim.experiment import Experiment, experiment_paths, load_experiment
+from cakesim.engine.project import (
+    EXPERIMENTS,
+    experiments_dir,
+    find_root,
+    reports_dir,
+    runs_dir,
+    shown_path,
+)
+from cakesim.engine.runner import (
+    DEFAULT_CHUNK,
+    DEFAULT_KEEP_ROWS,
+    RunProgress,
+    TableRun,
+    backend,
+    run_table,
+)
+from cakesim.experiment import (
+    NO_CHANGES,
+    Experiment,
+    RuleChanges,
+    experiment_paths,
+    load_experiment,
+)
 from cakesim.games import game_named
+from cakesim.reports.compare import differences, write_comparison
 from cakesim.reports.exploitability import write_exploitability
 from cakesim.reports.report import write_index, write_report
 from cakesim.stats.baseline import (
@@ -53,6 +78,11 @@ class ExperimentResult:
         """Chunks in all."""
         return sum(run.chunks for run in self.runs)
 
+    @property
+    def headline(self) -> str:
+        """The report's answer in one line (from its ``summary.json``)."""
+        return json.loads((self.report.parent / "summary.json").read_text())["headline"]
+
 
 def simulate(game: str, players: int, strategies=None, games: int = 10_000,
              seed: int = 0, variant: str | None = None, duplicate: bool = False,
@@ -81,38 +111,143 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
                    progress: bool = True, write: bool = True,
                    cache: bool | str | Path = True, backend_name: str = "loky",
                    scheduler: str | None = None, sample_size: bool = True,
-                   skill_games: int | None = None) -> ExperimentResult:
+                   skill_games: int | None = None,
+                   changes: RuleChanges = NO_CHANGES) -> ExperimentResult:
     """Run every table of an experiment and (unless ``write`` is false) write its report.
 
     ``cache`` (true: ``$CAKESIM_CACHE`` or ``.cakesim-cache``; or a folder) keeps finished
     chunks, so an interrupted run restarted plays only what is missing. ``backend_name``
     ``dask`` with a ``scheduler`` address runs the chunks on a Dask cluster. With
     ``sample_size`` (and a ``[plan]`` section) the report gets the planner's pilot run.
+    ``changes`` changes the rule set for this run (``--rules``, ``--set``).
+
+    The report goes to ``out``; by default to ``reports/NAME`` when the experiment runs
+    as its file says, else (``games``, ``seed``, ``skill_games``, ``changes`` or no
+    ``sample_size``) to ``runs/NAME/<the overrides>``, never over the committed report.
     """
-    experiment = load_experiment(str(path), games, seed, skill_games=skill_games)
+    experiment = load_experiment(str(path), games, seed, skill_games=skill_games,
+                                 changes=changes)
     store = _cache(cache)
     plan = None
-    with backend(backend_name, scheduler):
+    pilot = write and sample_size and experiment.plan is not None
+    own = [table for table, _ in _own(experiment)]
+    # The pilot plays every table of the experiment's own twice: independent and duplicate.
+    total = (_games_of(zip(experiment.tables, experiment.table_games, strict=True))
+             + (_games_of((t, experiment.plan.games) for t in own for _ in range(2))
+                if pilot else 0))
+    with backend(backend_name, scheduler), RunProgress(total, progress, store is not None) as run:
         runs = [run_table(table, count, experiment.seed, n_jobs, experiment.chunk_size,
                           experiment.keep_rows, progress, store)
                 for table, count in zip(experiment.tables, experiment.table_games,
                                         strict=True)]
-        if write and sample_size and experiment.plan is not None:
+        if pilot:
             question = Question(half_width=experiment.plan.half_width)
-            plan = plan_tables(_own_tables(experiment), question, experiment.plan.games,
-                               experiment.seed, n_jobs, progress)
-        sections = analyse_sections(experiment, runs, n_jobs) if write else {}
+            plan = plan_tables(own, question, experiment.plan.games, experiment.seed, n_jobs,
+                               progress)
+        sections = {}
+        if write and experiment.sections:
+            # Sections may play games of their own, which the bar could not count ahead.
+            run.phase("sections")
+            sections = analyse_sections(experiment, runs, n_jobs)
     report = None
     if write:
-        out = Path(out) if out is not None else reports_dir() / experiment.name
-        command = (f"cakesim run {shlex.quote(shown_path(experiment.path))} "
-                   f"--seed {experiment.seed}")
-        if games is not None:
-            command += f" --games {games}"
-        if skill_games is not None:
-            command += f" --skill-games {skill_games}"
+        flags = _override_flags(games, skill_games, changes, sample_size)
+        seed_flag = [f"--seed {seed}"] if seed is not None else []
+        out = Path(out) if out is not None else _run_folder(experiment.name,
+                                                             seed_flag + flags)
+        command = " ".join(["cakesim run", shlex.quote(shown_path(experiment.path)),
+                            f"--seed {experiment.seed}", *flags])
         report = write_report(experiment, runs, out, command, plan, sections)
+        for name, text in experiment.changed_files.items():
+            # The rule files as played, to read, or to play again with --rules.
+            (out / name).write_text(text, encoding="utf-8")
     return ExperimentResult(experiment, runs, report, plan)
+
+
+def _override_flags(games: int | None, skill_games: int | None, changes: RuleChanges,
+                    sample_size: bool = True) -> list[str]:
+    """The command-line flags that make a run differ from its experiment file's."""
+    flags = [] if games is None else [f"--games {games}"]
+    flags += [] if skill_games is None else [f"--skill-games {skill_games}"]
+    flags += [] if sample_size else ["--no-plan"]
+    if changes.rules is not None:
+        flags.append(f"--rules {shlex.quote(shown_path(changes.rules))}")
+    return flags + [f"--set {shlex.quote(s.text)}" for s in changes.settings]
+
+
+def _run_folder(name: str, flags: list[str], prefix: str = "") -> Path:
+    """``reports/NAME`` for an experiment as its file says; else ``runs/NAME/<flags>``."""
+    if not flags and not prefix:
+        return reports_dir() / name
+    words = [prefix] if prefix else []
+    words += ["-".join(part.lstrip("-") for part in flag.split(" ", 1)) for flag in flags]
+    # Only characters every file system takes; a long description keeps a digest of it.
+    slug = re.sub(r"[^A-Za-z0-9._=+-]+", "-", "_".join(words)).strip("-")
+    if len(slug) > 80:
+        slug = f"{slug[:70]}-{hashlib.sha256(slug.encode()).hexdigest()[:8]}"
+    return runs_dir() / name / slug
+
+
+def _games_of(tables) -> int:
+    """Games the runner plays for ``(table, count)`` pairs: whole deals."""
+    return sum(-(-count // t.games_per_deal) * t.games_per_deal for t, count in tables)
+
+
+@dataclass
+class Comparison:
+    """``cakesim compare``: every headline number under the base and the changed rules."""
+
+    answer: str
+    rows: list[dict]
+    report: Path
+
+
+def compare_rules(path: str | Path, changes: RuleChanges, games: int | None = None,
+                  seed: int | None = None, n_jobs: int = -1, out: str | Path | None = None,
+                  progress: bool = True, cache: bool | str | Path = True,
+                  backend_name: str = "loky", scheduler: str | None = None) -> Comparison:
+    """Play an experiment's own tables under its rules and under ``changes`` on the same
+    seed, and write how every headline number changes, paired by deal.
+
+    The report goes to ``out`` (default ``runs/NAME/compare_<the flags>``). Sections
+    (skill rows, ladders, budgets, ...) and the ``[plan]`` pilot are left out.
+    """
+    if not changes:
+        raise InputError("compare", "", "give a change to compare: --set KEY=VALUE "
+                                        "(repeatable) and/or --rules FILE")
+    base = load_experiment(str(path), games, seed)
+    changed = load_experiment(str(path), games, seed, changes=changes)
+    store = _cache(cache)
+    pairs = {"base": _own(base), "changed": _own(changed)}
+    total = _games_of(pair for own in pairs.values() for pair in own)
+    with backend(backend_name, scheduler), RunProgress(total, progress, store is not None):
+        runs = {side: [run_table(table, count, base.seed, n_jobs, base.chunk_size,
+                                 base.keep_rows, progress, store) for table, count in own]
+                for side, own in pairs.items()}
+    labels = {side: [t.label for t, _ in own] for side, own in pairs.items()}
+    flags = _override_flags(games, None, changes)
+    seed_flag = [f"--seed {seed}"] if seed is not None else []
+    out = Path(out) if out is not None else _run_folder(base.name, seed_flag + flags,
+                                                         "compare")
+    skipped = [f"[{name}] section: not analysed (run `cakesim run` with the same flags for "
+               "the full report under the changed rules)" for name in base.sections]
+    skipped += [f"{label}: a [{'/'.join(base.sections)}] table, left to its section"
+                for label in base.section_tables]
+    if base.plan is not None:
+        skipped.append("[plan] sample-size pilot: not run")
+    rows = differences(runs["base"], runs["changed"])
+    report = write_comparison(out, rows, {
+        "title": base.title or base.name, "experiment": base.name,
+        "change": " ".join(changes.flags()), "seed": base.seed,
+        "games_per_table": [count for _, count in pairs["base"]],
+        "rules": shown_path(base.rules_source),
+        "only_base": [x for x in labels["base"] if x not in labels["changed"]],
+        "only_changed": [x for x in labels["changed"] if x not in labels["base"]],
+        "skipped": skipped,
+        "command": " ".join(["cakesim compare", shlex.quote(shown_path(base.path)),
+                             f"--seed {base.seed}", *flags])})
+    return Comparison(json.loads((out / "compare.json").read_text())["headline"], rows,
+                      report)
 
 
 def analyse_sections(experiment: Experiment, runs: list[TableRun],
@@ -135,28 +270,33 @@ def plan(path: str | Path, half_width: float | None = None, effect: float | None
         raise ValueError("give exactly one of half_width and effect")
     games = pilot_games or (experiment.plan.games if experiment.plan else 4000)
     question = Question(half_width=half_width, effect=effect, power=power)
-    return plan_tables(_own_tables(experiment), question, games, experiment.seed, n_jobs,
-                       progress)
+    own = [table for table, _ in _own(experiment)]
+    total = _games_of((t, games) for t in own for _ in range(2))
+    with RunProgress(total, progress, cache=False):
+        return plan_tables(own, question, games, experiment.seed, n_jobs, progress)
 
 
-def _own_tables(experiment) -> list:
-    """The experiment's own tables: the sample-size plan leaves out the rows a section
-    added (the skill ladder's), whose size the section sets."""
-    return [t for t in experiment.tables if t.label not in experiment.section_tables]
+def _own(experiment: Experiment) -> list[tuple[TableSpec, int]]:
+    """The experiment's own tables with their games: the sample-size plan and comparisons
+    leave out the rows a section added (the skill ladder's), whose size the section sets."""
+    return [(t, count) for t, count in zip(experiment.tables, experiment.table_games,
+                                           strict=True)
+            if t.label not in experiment.section_tables]
 
 
 def sprt(path: str | Path, table: str, seat: int = 0, delta: float = 0.02,
          direction: str = "deficit", alpha: float = 0.05, beta: float = 0.05,
          max_games: int = 200_000, seed: int | None = None,
-         epsilon: float = SprtClaim.epsilon) -> SprtResult:
+         epsilon: float = SprtClaim.epsilon, progress: bool = False) -> SprtResult:
     """Settle "seat ``seat`` (0: first) at ``table`` is at least ``delta`` off fair" by an SPRT.
 
     The claim is accepted with chance at most ``alpha`` when the share is ``delta`` off or
     less, and at least ``1 - beta`` when it is ``delta + epsilon`` off or more.
     """
     experiment = load_experiment(str(path), seed=seed)
-    claim = SprtClaim(table, seat, direction, delta, alpha, beta, max_games, epsilon)
-    return sequential_test(experiment.table_named(table), experiment.seed, claim)
+    chosen = experiment.table_named(table)
+    claim = SprtClaim(chosen.label, seat, direction, delta, alpha, beta, max_games, epsilon)
+    return sequential_test(chosen, experiment.seed, claim, progress)
 
 
 def ci_run(path: str | Path, n_jobs: int = -1, progress: bool = False,
@@ -167,10 +307,12 @@ def ci_run(path: str | Path, n_jobs: int = -1, progress: bool = False,
     ``seed`` replaces the ``[ci]`` seed; without ``sequential`` the SPRT claims are skipped.
     """
     experiment = load_experiment(str(path), seed=seed, ci=True)
-    runs = [run_table(table, count, experiment.seed, n_jobs, experiment.chunk_size,
-                      experiment.keep_rows, progress)
-            for table, count in zip(experiment.tables, experiment.table_games, strict=True)]
-    tests = [sequential_test(experiment.table_named(c.table), experiment.seed, c)
+    pairs = list(zip(experiment.tables, experiment.table_games, strict=True))
+    with RunProgress(_games_of(pairs), progress, cache=False,
+                     desc=f"{experiment.name}, all games"):
+        runs = [run_table(table, count, experiment.seed, n_jobs, experiment.chunk_size,
+                          experiment.keep_rows, progress) for table, count in pairs]
+    tests = [sequential_test(experiment.table_named(c.table), experiment.seed, c, progress)
              for c in experiment.ci.sprt] if sequential else []
     return make_baseline(experiment, runs, tests, analyse_sections(experiment, runs, n_jobs)), tests
 
@@ -189,6 +331,82 @@ def regress(path: str | Path, n_jobs: int = -1, progress: bool = False) -> Regre
     stored = read_baseline(baseline_path(experiment.name))
     record, tests = ci_run(path, n_jobs, progress)
     return compare(stored, record, tests)
+
+
+def replay_table(path: str | Path, table: str, index: int, seed: int | None = None,
+                 changes: RuleChanges = NO_CHANGES) -> str:
+    """The move log of game ``index`` of an experiment's table (by label), as the run
+    plays it: the experiment's seed (or ``seed``), rules, variant, options and players."""
+    experiment = load_experiment(str(path), seed=seed, changes=changes)
+    chosen = experiment.table_named(table)
+    count = experiment.table_games[experiment.tables.index(chosen)]
+    played = _games_of([(chosen, count)])
+    if index >= played:
+        raise InputError("--index", str(index), f"{chosen.label!r} plays games 0 to "
+                                                f"{played - 1}; allowed: 0 to {played - 1}")
+    return (f"{experiment.name}, table {chosen.label!r}\n"
+            + chosen.game.replay_table(chosen, experiment.seed, index))
+
+
+def new_experiment(name: str, game: str) -> Path:
+    """Write a commented minimal experiment file for ``game``: ``experiments/NAME.toml`` in
+    the project (here, when outside one), or the path ``NAME`` if it ends in ``.toml``."""
+    g = game_named(game)
+    path = Path(name)
+    if path.suffix != ".toml":
+        path = (find_root() or Path.cwd()) / EXPERIMENTS / f"{name}.toml"
+    if path.exists():
+        raise InputError("experiment", name, f"{shown_path(path)} exists already; choose "
+                                             "another name (nothing was overwritten)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(_experiment_template(g, path.stem), encoding="utf-8")
+    return path
+
+
+def _experiment_template(game, name: str) -> str:
+    """A minimal experiment for ``game``, every key explained in a designer's words."""
+    strategy, rules = game.default_strategy, game.load_rules()
+    question = ("Is the first seat disadvantaged, and by how much?"
+                if game.result_kind is ResultKind.SEATS else "How often do the players win?")
+    options = "".join(f"# {option}: one of {', '.join(game.option_choices(rules, option))}\n"
+                      f'# {option} = "{game.option_defaults[option]}"\n'
+                      for option in game.table_options if option in game.option_defaults)
+    skill = ("\n# Re-play the table with weak and strong players at every seat (slow: the "
+             "strongest search\n# at every move). Turn it on once the quick answer looks "
+             "right.\n[skill]\nenabled = false\n" if game.skill_ladder else "")
+    return f"""# {name}: what does this experiment ask? Say it in one line here and in `question`.
+# Run:  cakesim run {name}                    (the report: reports/{name}/report.md)
+# Try:  cakesim run {name} --games 2000       (a quick look, written under runs/)
+#       cakesim compare {name} --set KEY=VALUE  (what a rule change does)
+
+[experiment]
+# The report's folder name and title, and the question its first line answers.
+name = "{name}"
+title = "{game.title}: {name.replace('_', ' ')}"
+question = "{question}"
+game = "{game.name}"
+# The same seed plays the same games; another seed, new deals.
+seed = 1
+# Games per table: four times the games halve the width of every interval.
+games = 10000
+# To try changed rules, copy the game's rules.toml beside this file, edit it, and name it:
+# rules = "my_rules.toml"
+
+# The players, each under a name of your choice. `builtin` picks one of the game's:
+{textwrap.fill(", ".join(game.strategy_names), 88, initial_indent="# ",
+               subsequent_indent="# ")}.
+[strategies.{strategy}]
+builtin = "{strategy}"
+
+# A table: how many players, which variant, who sits where (one strategy at every seat,
+# or a list of one per seat). Lists of players or variants play every combination.
+{textwrap.fill("Variants: " + ", ".join(game.variants) + ".", 88, initial_indent="# ",
+               subsequent_indent="# ")}
+[[tables]]
+players = {game.default_players}
+variant = "{game.variants[0]}"
+seats = "{strategy}"
+{options}{skill}"""
 
 
 def all_experiments() -> list[Path]:

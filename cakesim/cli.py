@@ -4,9 +4,26 @@ import argparse
 import json
 import os
 import sys
+import time
 
-from cakesim.engine.arguments import jobs, natural, players_in_range, positive, share
+from cakesim.engine.arguments import (
+    SET_EXAMPLE,
+    choice,
+    examples,
+    flag_errors,
+    jobs,
+    natural,
+    one_of,
+    players_in_range,
+    positive,
+    setting,
+    share,
+    spelt,
+)
 from cakesim.engine.errors import InputError
+from cakesim.engine.project import shown_path, strict_json
+from cakesim.engine.runner import Interrupted
+from cakesim.engine.version import __version__
 from cakesim.games import GAMES, all_games, game_named
 
 
@@ -19,6 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as error:
         print(f"cakesim: error: {error}", file=sys.stderr)
         return 2
+    except Interrupted as stop:
+        print(stop.message, file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
         print("cakesim: interrupted", file=sys.stderr)
         return 130
@@ -29,30 +49,127 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cakesim", description=__doc__)
+    parser = argparse.ArgumentParser(prog="cakesim", description=__doc__, **examples(
+        "cakesim run first_player_bias", "cakesim compare first_player_bias --set tie_rule=none",
+        f"cakesim replay {all_games()[0].name} --seed 1 --index 7", "cakesim COMMAND --help"))
+    parser.add_argument("--version", action="version", version=f"cakesim {__version__}",
+                        help="print cakesim's version and exit")
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
+    _add_run(commands)
+    _add_compare(commands)
+    _add_new(commands)
+    _add_plan(commands)
+    _add_sprt(commands)
+    _add_baseline_and_regress(commands)
+    _add_tune_and_exploit(commands)
+    for game in all_games():
+        game.add_commands(commands)
+    reports = commands.add_parser("reports", help="regenerate reports/index.md",
+                                  description="Regenerate reports/index.md from every "
+                                              "report's summary.json.",
+                                  **examples("cakesim reports"))
+    reports.set_defaults(handler=_reports)
+    _add_replay(commands)
+    _add_score(commands)
+    return parser
 
-    run = commands.add_parser("run", help="run an experiment and write its report")
-    run.add_argument("experiment", help="experiment name (experiments/NAME.toml) or a path")
-    run.add_argument("--games", type=positive, help="games per table (overrides the file)")
+
+def _experiment_argument(command) -> None:
+    command.add_argument("experiment", help="experiment name (experiments/NAME.toml, found "
+                                            "from any folder of the project) or a file path")
+
+
+def _rule_changes(command) -> None:
+    """``--set`` and ``--rules``: the rule set changed for one run."""
+    command.add_argument("--set", dest="settings", type=setting, action="append", default=[],
+                         metavar="KEY=VALUE",
+                         help="change one rule for this run (repeatable): a rule override "
+                              "of the experiment or a dotted key into the rule-set file, "
+                              f"{SET_EXAMPLE}; VALUE is read as TOML (a bare word is text)")
+    command.add_argument("--rules", metavar="FILE",
+                         help="play this rule-set file instead of the game's rules.toml (a "
+                              "changed copy of it)")
+
+
+def _run_options(command, what: str) -> None:
+    """Options ``run`` and ``compare`` share: size, seed, where and how chunks are played."""
+    command.add_argument("--games", type=positive,
+                         help="games per table (overrides the file); below the file's "
+                              "count, the [plan] pilot shrinks in proportion")
+    command.add_argument("--seed", type=natural, help="seed (overrides the file)")
+    command.add_argument("--n-jobs", type=jobs, default=-1,
+                         help="worker processes (-1: all cores, -2: all but one)")
+    command.add_argument("--out", metavar="FOLDER",
+                         help=f"{what} folder (default: reports/NAME as the file says it; "
+                              "runs/NAME/... when a flag changes the games, seed or rules)")
+    command.add_argument("--quiet", action="store_true", help="no progress bars")
+    command.add_argument("--no-cache", action="store_true",
+                         help="play every chunk, ignoring and not storing finished chunks")
+    command.add_argument("--backend", default="loky", choices=["loky", "dask"],
+                         help="where chunks run: local processes (loky, the default) or a "
+                              "Dask cluster")
+    command.add_argument("--scheduler", help="Dask scheduler address, e.g. "
+                                             "tcp://10.0.0.5:8786")
+    _rule_changes(command)
+
+
+def _add_run(commands) -> None:
+    run = commands.add_parser(
+        "run", help="run an experiment and write its report",
+        description="Run every table of an experiment and write its report. Finished "
+                    "chunks are kept: an interrupted run rerun plays only the rest.",
+        **examples("cakesim run first_player_bias",
+                   "cakesim run first_player_bias --games 2000 --no-plan   "
+                   "(a quick look, under runs/)",
+                   "cakesim run first_player_bias --set kinds.chocolate.cream=2",
+                   "cakesim run first_player_bias --rules my_rules.toml --out /tmp/mine"))
+    _experiment_argument(run)
+    _run_options(run, "report")
     run.add_argument("--skill-games", type=positive,
                      help="at most this many games per skill row (a quick look: search "
                           "players at every seat play slowly)")
-    run.add_argument("--n-jobs", type=jobs, default=-1,
-                     help="worker processes (-1: all cores, -2: all but one)")
-    run.add_argument("--seed", type=natural, help="seed (overrides the file)")
-    run.add_argument("--out", help="report folder (default: reports/NAME)")
-    run.add_argument("--quiet", action="store_true", help="no progress bar")
-    run.add_argument("--no-cache", action="store_true",
-                     help="play every chunk, ignoring and not storing finished chunks")
-    run.add_argument("--backend", default="loky", choices=["loky", "dask"],
-                     help="where chunks run: local processes (loky) or a Dask cluster")
-    run.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
+    run.add_argument("--no-plan", action="store_true",
+                     help="skip the [plan] sample-size pilot")
     run.set_defaults(handler=_run)
 
-    plan = commands.add_parser("plan", help="games needed for a precision or a power, "
-                                            "from a pilot run")
-    plan.add_argument("experiment")
+
+def _add_compare(commands) -> None:
+    compare = commands.add_parser(
+        "compare", help="what a rule change does to every headline number, paired by deal",
+        description="Play an experiment's tables under its rules and under the changed "
+                    "rules on the same seed (the same deals), and report each seat's win "
+                    "share (a team game: each table's win rate) under both, with the "
+                    "change and its 95 % interval. Sections and the pilot are left out.",
+        **examples("cakesim compare first_player_bias --set tie_rule=none",
+                   "cakesim compare first_player_bias --set cream.chocolate=2 --games 4000",
+                   "cakesim compare order_card_difficulty --set points.card=15",
+                   "cakesim compare chef_seat_bias --rules my_rules.toml"))
+    _experiment_argument(compare)
+    _run_options(compare, "comparison")
+    compare.set_defaults(handler=_compare)
+
+
+def _add_new(commands) -> None:
+    new = commands.add_parser(
+        "new", help="write a commented minimal experiment file to start from",
+        description="Write experiments/NAME.toml: a small experiment for one game, every "
+                    "key explained. An existing file is never overwritten.",
+        **examples(*(f"cakesim new my_{name.replace('-', '_')} --game {name}"
+                     for name in GAMES)))
+    new.add_argument("name", help="experiment name (experiments/NAME.toml) or a .toml path")
+    new.add_argument("--game", type=choice(GAMES), required=True,
+                     help=f"the game: {', '.join(GAMES)}")
+    new.set_defaults(handler=_new)
+
+
+def _add_plan(commands) -> None:
+    plan = commands.add_parser(
+        "plan", help="games needed for a precision or a power, from a pilot run",
+        description="Games needed per table for a precision or a power on every seat's win "
+                    "share, with independent and with duplicate deals, from a pilot run.",
+        **examples("cakesim plan first_player_bias --half-width 0.005",
+                   "cakesim plan first_player_bias --effect 0.01 --power 0.9 --json"))
+    _experiment_argument(plan)
     goal = plan.add_mutually_exclusive_group(required=True)
     goal.add_argument("--half-width", type=share,
                       help="half-width of a 95 %% interval on a seat's win share, e.g. 0.005")
@@ -60,14 +177,25 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument("--power", type=share, default=0.8, help="power (default 0.8)")
     plan.add_argument("--pilot", type=positive, help="pilot games per table and deal mode "
                                                       "(default: the file's [plan], or 4000)")
-    plan.add_argument("--n-jobs", type=jobs, default=-1)
+    plan.add_argument("--n-jobs", type=jobs, default=-1,
+                      help="worker processes (-1: all cores, -2: all but one)")
+    plan.add_argument("--json", action="store_true", help="print the rows as JSON")
+    plan.add_argument("--quiet", action="store_true", help="no progress bars")
     plan.set_defaults(handler=_plan)
 
+
+def _add_sprt(commands) -> None:
     from cakesim.stats.sprt import DEFAULT_EPSILON, SPRT_DIRECTIONS
 
-    sprt = commands.add_parser("sprt", help="sequential test of a claim on a seat's win share, "
-                                            "e.g. at least 5 pp less than fair")
-    sprt.add_argument("experiment")
+    sprt = commands.add_parser(
+        "sprt", help="sequential test of a claim on a seat's win share, e.g. at least 5 pp "
+                     "less than fair",
+        description="Wald's sequential test: plays games until a claim on a seat's win "
+                    "share is accepted or rejected with the error rates asked for.",
+        **examples('cakesim sprt first_player_bias --table "4P base tuned" --delta 0.02',
+                   'cakesim sprt first_player_bias --table "4P compensation tuned" --seat 1 '
+                   '--direction advantage --delta 0.05'))
+    _experiment_argument(sprt)
     sprt.add_argument("--table", required=True,
                       help="table label, as in the report (a table with independent deals)")
     sprt.add_argument("--seat", type=positive, default=1, help="1 is the first seat")
@@ -77,28 +205,54 @@ def _parser() -> argparse.ArgumentParser:
                       help="indifference width: the claim is accepted with chance at least "
                            "1 - beta once the share is delta + epsilon off (default "
                            "%(default)s)")
-    sprt.add_argument("--direction", choices=SPRT_DIRECTIONS, default="deficit")
+    sprt.add_argument("--direction", type=choice(SPRT_DIRECTIONS), default="deficit",
+                      help="deficit (the seat wins less than fair, the default) or advantage")
     sprt.add_argument("--alpha", type=share, default=0.05,
                       help="largest chance of accepting the claim when it is false")
-    sprt.add_argument("--beta", type=share, default=0.05)
-    sprt.add_argument("--max-games", type=positive, default=200_000)
+    sprt.add_argument("--beta", type=share, default=0.05,
+                      help="largest chance of not accepting it when the share is "
+                           "delta + epsilon off")
+    sprt.add_argument("--max-games", type=positive, default=200_000,
+                      help="stop undecided after this many games (default %(default)s)")
+    sprt.add_argument("--quiet", action="store_true", help="no progress bar")
     sprt.set_defaults(handler=_sprt)
 
-    for name, handler, text in (
-            ("baseline", _baseline, "write reports/baselines/EXP.json from a CI-sized run"),
-            ("regress", _regress, "re-run CI sizes and compare with the committed baselines")):
-        command = commands.add_parser(name, help=text)
+
+def _add_baseline_and_regress(commands) -> None:
+    for name, handler, text, example in (
+            ("baseline", _baseline, "write reports/baselines/EXP.json from a CI-sized run",
+             "cakesim baseline first_player_bias"),
+            ("regress", _regress, "re-run CI sizes and compare with the committed baselines",
+             "cakesim regress")):
+        command = commands.add_parser(name, help=text, description=text[0].upper() + text[1:]
+                                      + ".", **examples(example))
         command.add_argument("experiments", nargs="*",
                              help="experiment names or paths (default: all in experiments/)")
-        command.add_argument("--n-jobs", type=jobs, default=-1)
+        command.add_argument("--n-jobs", type=jobs, default=-1,
+                             help="worker processes (-1: all cores, -2: all but one)")
+        command.add_argument("--quiet", action="store_true", help="no progress bars")
         command.set_defaults(handler=handler)
 
-    tune = commands.add_parser("tune", help="tune a strategy's weights by self-play and "
-                                            "write it as the game's tuned strategy")
-    exploit = commands.add_parser("exploit", help="how much a best response wins against a "
-                                                  "strategy at every other seat")
+
+def _add_tune_and_exploit(commands) -> None:
+    tunable = [g for g in all_games() if g.tuning_base]
+    tune = commands.add_parser(
+        "tune", help="tune a strategy's weights by self-play and write it as the game's "
+                     "tuned strategy",
+        description="Tune a strategy's weights by self-play against a growing population.",
+        **examples(*(f"cakesim tune {g.name} --players 4 --variant {g.variants[-1]}"
+                     for g in tunable)))
+    exploit = commands.add_parser(
+        "exploit", help="how much a best response wins against a strategy at every other "
+                        "seat",
+        description="Search a best response to each named strategy, seated alone against "
+                    "it at every other seat.",
+        **examples(*(f"cakesim exploit {g.name} --players 2 3 --strategy {g.tuning_base} "
+                     "--report reports/exploitability" for g in tunable)))
+    names = [g.name for g in tunable]
     for command in (tune, exploit):
-        command.add_argument("game", choices=[g.name for g in all_games() if g.tuning_base])
+        command.add_argument("game", type=choice(names), metavar="GAME",
+                             help=f"the game: {', '.join(names)}")
         command.add_argument("--players", type=int, nargs="+", required=command is exploit,
                              help="player count(s)")
         command.add_argument("--budget", type=positive,
@@ -108,8 +262,10 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--confirm", type=positive, default=20_000,
                              help="games of the closing run on new deals (default "
                                   "%(default)s)")
-        command.add_argument("--seed", type=natural, default=20261201)
-        command.add_argument("--n-jobs", type=jobs, default=-1)
+        command.add_argument("--seed", type=natural, default=20261201,
+                             help="seed of the search and its games (default %(default)s)")
+        command.add_argument("--n-jobs", type=jobs, default=-1,
+                             help="worker processes (-1: all cores, -2: all but one)")
         command.add_argument("--quiet", action="store_true", help="no progress bar")
         command.add_argument("--no-cache", action="store_true",
                              help="start afresh instead of from an interrupted run's checkpoint")
@@ -125,17 +281,30 @@ def _parser() -> argparse.ArgumentParser:
                                           "report.md (e.g. reports/exploitability)")
     exploit.set_defaults(handler=_exploit, budget=200)
 
-    for game in all_games():
-        game.add_commands(commands)
 
-    reports = commands.add_parser("reports", help="regenerate reports/index.md")
-    reports.set_defaults(handler=_reports)
-
-    replay = commands.add_parser("replay", help="print the move log of one game")
-    replay.add_argument("game", choices=list(GAMES))
-    replay.add_argument("--seed", type=natural, required=True)
-    replay.add_argument("--game", dest="index", type=natural, required=True,
-                        help="game index within the seed")
+def _add_replay(commands) -> None:
+    replay = commands.add_parser(
+        "replay", help="print the move log of one game",
+        description="Print the move log of one game from the reference engine: a game of "
+                    "a seed with one strategy at every seat, or game I of an experiment's "
+                    "table exactly as its run plays it.",
+        **examples(*(f"cakesim replay {g.name} --seed 1 --index 7 --players "
+                     f"{g.default_players} --variant {g.variants[min(1, len(g.variants) - 1)]}"
+                     + "".join(f" --option {o}={v.lower()}" for o, v in g.option_defaults.items())
+                     for g in all_games()),
+                   'cakesim replay --experiment first_player_bias --table "4P base tuned" '
+                   "--index 12"))
+    replay.add_argument("game", nargs="?", type=choice(GAMES), metavar="GAME",
+                        help=f"the game: {', '.join(GAMES)} (with --experiment: its game)")
+    replay.add_argument("--index", type=natural, required=True,
+                        help="the game's index within the seed (0 is the first game)")
+    replay.add_argument("--seed", type=natural,
+                        help="seed (needed without --experiment; with it, the experiment's)")
+    replay.add_argument("--experiment",
+                        help="replay a table of this experiment (name or path): its rules, "
+                             "variant, options and a strategy per seat")
+    replay.add_argument("--table", help="with --experiment: the table's label, as in the "
+                                        "report")
     replay.add_argument("--players", type=int, help="default: the game's own")
     replay.add_argument("--variant", help="default: the game's base variant; "
                         + "; ".join(f"{g.name}: {', '.join(g.variants)}" for g in all_games()))
@@ -146,29 +315,89 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--strategy", help="built-in strategy at every seat; "
                         + "; ".join(f"{g.name}: {', '.join(g.strategy_names)}"
                                     for g in all_games()))
-    replay.add_argument("--rules", help="rule-set file (default: the published rules)")
+    _rule_changes(replay)
     replay.set_defaults(handler=_replay)
 
-    score = commands.add_parser("score", help="score an end position from a JSON file")
-    score.add_argument("game", choices=list(GAMES))
-    score.add_argument("file")
+
+def _add_score(commands) -> None:
+    score = commands.add_parser(
+        "score", help="score an end position from a JSON file",
+        description="Score a playtest's end position from a JSON file: every seat's score "
+                    "and the winning seats (numbered from 1).",
+        **examples(f"cakesim score {all_games()[0].name} end.json",
+                   f"cakesim score {all_games()[0].name} end.json --rules my_rules.toml"))
+    score.add_argument("game", type=choice(GAMES), metavar="GAME",
+                       help=f"the game: {', '.join(GAMES)}")
+    score.add_argument("file", help="the end position, a JSON file")
     score.add_argument("--rules", help="rule-set file (default: the published rules)")
     score.set_defaults(handler=_score)
-    return parser
+
+
+def _changes(args):
+    from cakesim.experiment import RuleChanges
+
+    return RuleChanges(args.rules, tuple(args.settings))
 
 
 def _run(args) -> int:
     from cakesim.api import run_experiment
 
+    started = time.monotonic()
     result = run_experiment(args.experiment, games=args.games, seed=args.seed,
                             n_jobs=args.n_jobs, out=args.out, progress=not args.quiet,
                             cache=not args.no_cache, backend_name=args.backend,
-                            scheduler=args.scheduler, skill_games=args.skill_games)
+                            scheduler=args.scheduler, skill_games=args.skill_games,
+                            sample_size=not args.no_plan, changes=_changes(args))
     if result.chunks_reused:
         print(f"reused {result.chunks_reused} of {result.chunks} chunks from the cache",
               file=sys.stderr)
-    print(f"wrote {result.report}")
+    return _answer(result.headline, started, result.report)
+
+
+def _answer(answer: str, started: float, report) -> int:
+    """The end of a run: its answer in one line, the time it took, where its report is."""
+    print(answer)
+    print(f"took {_duration(time.monotonic() - started)}")
+    print(f"wrote {shown_path(report)}")
     return 0
+
+
+def _duration(seconds: float) -> str:
+    """``4.2 s``, ``3 min 05 s``, ``1 h 02 min``."""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, whole = divmod(round(seconds), 60)
+    if minutes < 60:
+        return f"{minutes} min {whole:02d} s"
+    return f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+def _compare(args) -> int:
+    from cakesim.api import compare_rules
+
+    started = time.monotonic()
+    result = compare_rules(args.experiment, _changes(args), args.games, args.seed,
+                           args.n_jobs, args.out, not args.quiet, not args.no_cache,
+                           args.backend, args.scheduler)
+    return _answer(result.answer, started, result.report)
+
+
+def _new(args) -> int:
+    from cakesim.api import new_experiment
+
+    path = new_experiment(args.name, args.game)
+    named = path.stem if path.parent.name == "experiments" else shown_path(path)
+    print(f"wrote {shown_path(path)}; run it with: cakesim run {named}")
+    return 0
+
+
+PLAN_HEADINGS = {"table": "table", "seat": "seat",
+                 "variance_independent": "variance/game, independent",
+                 "variance_duplicate": "variance/game, duplicate",
+                 "duplicate_factor": "duplicate factor",
+                 "games_independent": "games needed, independent",
+                 "games_duplicate": "games needed, duplicate"}
+"""The planner's columns as ``cakesim plan`` heads them."""
 
 
 def _plan(args) -> int:
@@ -177,11 +406,14 @@ def _plan(args) -> int:
 
     question = Question(half_width=args.half_width, effect=args.effect, power=args.power)
     seats = plan(args.experiment, half_width=args.half_width, effect=args.effect,
-                 power=args.power, pilot_games=args.pilot, n_jobs=args.n_jobs)
+                 power=args.power, pilot_games=args.pilot, n_jobs=args.n_jobs,
+                 progress=not args.quiet)
+    if args.json:
+        print(strict_json(seats.to_dict(orient="records")), end="")
+        return 0
     print(f"Games per table for {question.describe()} on each seat's win share "
           f"(pilot: {args.pilot or 'default'} games per table and deal mode):")
-    shown = seats[["table", "seat", "variance_independent", "variance_duplicate",
-                   "duplicate_factor", "games_independent", "games_duplicate"]]
+    shown = seats[list(PLAN_HEADINGS)].rename(columns=PLAN_HEADINGS)
     print(shown.to_string(index=False, float_format=lambda x: f"{x:.4g}"))
     return 0
 
@@ -190,7 +422,8 @@ def _sprt(args) -> int:
     from cakesim.api import sprt
 
     result = sprt(args.experiment, args.table, args.seat - 1, args.delta, args.direction,
-                  args.alpha, args.beta, args.max_games, epsilon=args.epsilon)
+                  args.alpha, args.beta, args.max_games, epsilon=args.epsilon,
+                  progress=not args.quiet)
     print(result.sentence())
     return 0
 
@@ -205,7 +438,7 @@ def _baseline(args) -> int:
     from cakesim.api import baseline
 
     for name in _experiments(args.experiments):
-        print(f"wrote {baseline(name, args.n_jobs)}")
+        print(f"wrote {baseline(name, args.n_jobs, not args.quiet)}")
     return 0
 
 
@@ -215,7 +448,7 @@ def _regress(args) -> int:
 
     failed = False
     for name in _experiments(args.experiments):
-        result = regress(name, args.n_jobs)
+        result = regress(name, args.n_jobs, not args.quiet)
         print(format_regression(result))
         failed |= result.failed
     return 1 if failed else 0
@@ -233,8 +466,9 @@ def _tune(args) -> int:
 
     if args.out is not None and len(args.players or []) > 1:
         raise InputError("--out", args.out, "one file holds one tuning: give one --players")
+    variant = spelt(args.variant, game_named(args.game).variants) if args.variant else None
     for players in args.players or [None]:
-        path, outcome = tune(args.game, players, args.variant, args.budget, args.rounds,
+        path, outcome = tune(args.game, players, variant, args.budget, args.rounds,
                              args.games, args.confirm, args.seed, args.n_jobs,
                              not args.quiet, not args.no_cache, args.out)
         fair = outcome.fair
@@ -250,9 +484,10 @@ def _tune(args) -> int:
 def _exploit(args) -> int:
     from cakesim.api import exploit
 
-    results, report = exploit(args.game, args.strategy, args.players, args.budget,
-                              args.games, args.confirm, args.seed, args.n_jobs,
-                              not args.quiet, not args.no_cache, args.report)
+    with flag_errors("--strategy"):
+        results, report = exploit(args.game, args.strategy, args.players, args.budget,
+                                  args.games, args.confirm, args.seed, args.n_jobs,
+                                  not args.quiet, not args.no_cache, args.report)
     for r in results:
         gain = r.gain
         print(f"{r.target} at {r.players}P: best response ({r.response_from}) wins "
@@ -264,33 +499,72 @@ def _exploit(args) -> int:
 
 
 def _replay(args) -> int:
+    if args.experiment is not None:
+        return _replay_table(args)
+    for flag, given in (("GAME", args.game), ("--seed", args.seed)):
+        if given is None:
+            raise InputError(flag, "", "missing: give GAME and --seed, or --experiment and "
+                                       "--table")
+    if args.table is not None:
+        raise InputError("--table", args.table, "a table is one of an experiment's: give "
+                                                "--experiment too")
+    from cakesim.experiment import changed_rules
+
     game = game_named(args.game)
-    rules = game.load_rules(args.rules)
+    rules, _ = changed_rules(game, {}, _changes(args))
+    players = players_in_range(args.players, rules) or game.default_players
+    variant = one_of(args.variant or game.variants[0], game.variants, "--variant")
+    if not game.has_variant(rules, players, variant):
+        allowed = [v for v in game.variants if game.has_variant(rules, players, v)]
+        raise InputError("--variant", variant, f"not played at {players} players; allowed: "
+                                               f"{', '.join(allowed)}")
     options = _options(game, rules, args.option)
-    print(game.replay(rules, args.seed, args.index, players_in_range(args.players, rules),
-                      args.variant, args.strategy, **options))
+    if args.strategy is not None:
+        with flag_errors("--strategy"):
+            game.named_strategy(args.strategy, players, variant)
+    print(game.replay(rules, args.seed, args.index, players, variant, args.strategy,
+                      **options))
+    return 0
+
+
+def _replay_table(args) -> int:
+    """``cakesim replay --experiment EXP --table LABEL --index I``."""
+    from cakesim.api import replay_table
+
+    for flag, given in (("GAME", args.game), ("--players", args.players),
+                        ("--variant", args.variant), ("--strategy", args.strategy),
+                        ("--option", args.option or None)):
+        if given is not None:
+            raise InputError(flag, str(given), "the experiment and its table set it; leave "
+                                               "it out with --experiment")
+    if args.table is None:
+        raise InputError("--table", "", "missing: which of the experiment's tables to "
+                                        "replay (its label, as in the report)")
+    print(replay_table(args.experiment, args.table, args.index, args.seed, _changes(args)))
     return 0
 
 
 def _options(game, rules, given: list[str]) -> dict[str, str]:
-    """``--option NAME=VALUE`` flags as a dict, each name one of the game's table options."""
+    """``--option NAME=VALUE`` flags as a dict, each name one of the game's table options
+    (any case), each value one of its allowed values (any case), as the game spells them."""
     options = {}
     for text in given:
         name, _, value = text.partition("=")
-        if name not in game.table_options or not value:
+        known = {option.casefold(): option for option in game.table_options}
+        if name.casefold() not in known or not value:
             allowed = ", ".join(f"{o}=VALUE" for o in game.table_options) or "none"
             raise InputError("--option", text, f"not a table option of {game.name}; "
                                                f"allowed: {allowed}")
+        name = known[name.casefold()]
         allowed = game.option_choices(rules, name)
-        if allowed and value not in allowed:
-            raise InputError("--option", text, f"{value!r} is not allowed; allowed values: "
-                                               f"{', '.join(allowed)}")
-        options[name] = value
+        options[name] = one_of(value, allowed, "--option") if allowed else value
     return options
 
 
 def _score(args) -> int:
     game = game_named(args.game)
     rules = game.load_rules(args.rules)
-    print(json.dumps(game.score_file(rules, args.file)))
+    scored = game.score_file(rules, args.file)
+    # People number seats from 1, as replays and reports do.
+    print(json.dumps(scored | {"winners": [seat + 1 for seat in scored["winners"]]}))
     return 0

@@ -10,15 +10,24 @@ strategy ladder. Sections add analyses (``[ladder]``, ``[contrasts]``, a game's 
 ``[skill]`` adds tables too, the headline tables re-played at every strength of a skill
 ladder (by default when the game has one). Unknown keys, wrong types and impossible rule
 sets are errors naming the file and the key.
+
+The command line may change the rule set for one run (``--rules FILE``, ``--set KEY=VALUE``:
+see ``RuleChanges``); the changed rule set is read by the same strict readers as the file,
+and its errors name the flag.
 """
 
+import hashlib
 import itertools
+import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import tomli_w
+
+from cakesim.engine.arguments import Setting, resolved_path, with_settings
 from cakesim.engine.contract import Game, ResultKind, RuleSet, Section, TableSpec
 from cakesim.engine.errors import InputError
-from cakesim.engine.project import experiments_dir, find_root
+from cakesim.engine.project import EXPERIMENTS, experiments_dir, find_root
 from cakesim.engine.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS
 from cakesim.engine.tables import Table, read_toml
 from cakesim.games import GAMES, game_named
@@ -53,6 +62,32 @@ class PilotPlan:
 
     games: int
     half_width: float
+
+
+@dataclass(frozen=True)
+class RuleChanges:
+    """What a command line changes in an experiment's rule set, for one run.
+
+    ``rules`` is a rule-set file played instead of the game's published ``rules.toml`` (or
+    the file the experiment names); each setting is either one of the game's one-line rule
+    overrides (``Game.rule_overrides``, e.g. ``tie_rule=none``) or a dotted key into a rule
+    file (``kinds.chocolate.cream=2``; see ``cakesim.engine.arguments.with_settings``).
+    """
+
+    rules: str | None = None
+    settings: tuple[Setting, ...] = ()
+
+    def __bool__(self) -> bool:
+        return self.rules is not None or bool(self.settings)
+
+    def flags(self) -> list[str]:
+        """The command-line flags that make these changes."""
+        return ([f"--rules {self.rules}"] if self.rules is not None else []) + [
+            s.flag for s in self.settings]
+
+
+NO_CHANGES = RuleChanges()
+"""The experiment's rule set as its file says."""
 
 
 @dataclass
@@ -90,25 +125,46 @@ class Experiment:
     section_tables: tuple[str, ...] = ()
     """Labels of the tables a section added (the ``[skill]`` rows): run, cached and gated
     like the others, but reported by their section, not as tables of the experiment."""
+    changed_files: dict[str, str] = field(default_factory=dict)
+    """The rule files a ``--set`` changed, as played: file name -> TOML text."""
 
     def table_named(self, label: str) -> TableSpec:
-        """The table labelled ``label``; an InputError lists the labels there are."""
+        """The table labelled ``label`` (in any case); an InputError naming ``--table``
+        lists the labels there are."""
         for table in self.tables:
-            if table.label == label:
+            if table.label.casefold() == label.casefold():
                 return table
-        raise InputError(str(self.path), "table", f"no table {label!r}; tables: "
-                                                  f"{', '.join(t.label for t in self.tables)}")
+        raise InputError("--table", label, f"no table {label!r} in {self.name}; allowed: "
+                                           f"{', '.join(t.label for t in self.tables)}")
 
 
 def find_experiment(name_or_path: str) -> Path:
     """``first_player_bias`` -> the project's ``experiments/first_player_bias.toml``.
 
-    A path (ending in ``.toml``, or one that exists) stays itself.
+    A path (ending in ``.toml``, or a file that exists) stays itself. A name is looked up
+    in the ``experiments/`` folder of the project the working directory lies in (at any
+    depth); outside a project, or for an unknown name, an InputError says so.
     """
     path = Path(name_or_path)
-    if path.suffix == ".toml" or path.exists() or find_root() is None:
+    if path.suffix == ".toml" or path.is_file():
         return path
-    return experiments_dir() / f"{name_or_path}.toml"
+    if path.is_dir():
+        raise InputError("experiment", name_or_path, "is a folder, not an experiment; allowed: "
+                                                     "a name (experiments/NAME.toml) or the "
+                                                     "path of a .toml file")
+    project = find_root()
+    if project is None:
+        raise InputError("experiment", name_or_path,
+                         f"not a file, and {Path.cwd()} is not inside a cakesim project (no "
+                         f"{EXPERIMENTS}/ folder here or in any folder above) to look the "
+                         "name up in; run from the project, or give the path of the file")
+    path = project / EXPERIMENTS / f"{name_or_path}.toml"
+    if not path.is_file():
+        names = sorted(p.stem for p in path.parent.glob("*.toml"))
+        raise InputError("experiment", name_or_path,
+                         f"no such experiment in {path.parent}; allowed: "
+                         f"{', '.join(names) or 'none yet (cakesim new NAME --game GAME)'}")
+    return path
 
 
 def section_modules(game: Game) -> dict[str, Section]:
@@ -124,12 +180,15 @@ def experiment_paths() -> list[Path]:
 
 def load_experiment(name_or_path: str, games: int | None = None,
                     seed: int | None = None, ci: bool = False,
-                    skill_games: int | None = None) -> Experiment:
+                    skill_games: int | None = None,
+                    changes: RuleChanges = NO_CHANGES) -> Experiment:
     """Read and validate an experiment; ``games``/``seed`` override the file's values.
 
     With ``ci``, the experiment is sized by its ``[ci]`` section (games and seed).
     ``skill_games`` caps the games of each skill row (a small run: search players at every
-    seat cost hundreds of games' time each).
+    seat cost hundreds of games' time each). A ``games`` below the file's shrinks the
+    ``[plan]`` pilot in proportion. ``changes`` changes the rule set (``--rules``,
+    ``--set``); the config then records them with the digest of every changed file.
     """
     path = find_experiment(name_or_path)
     config = read_toml(path, "experiment")
@@ -155,9 +214,13 @@ def load_experiment(name_or_path: str, games: int | None = None,
     head = top.sub("experiment")
     head.only(["name", "title", "question", "answer", "game", "seed", "games", "chunk_size",
                "keep_rows", "margin", *game.rule_files, *game.rule_overrides])
-    rules = _rules(game, head, path)
+    rules, changed_files = _rules(game, head, path, changes)
+    if changes:
+        # A copy: the report records the command line's changes beside the file's config.
+        config = config | {"changed_rules": _changes_record(changes, changed_files)}
     seed = seed if seed is not None else head.int_in("seed", 0, 2**63 - 1)
     default_games = games if games is not None else head.int_in("games", 1, 10**10)
+    file_games = head.int_in("games", 1, 10**10, default_games)
     strategies = _strategies(game, top)
     tables = _Tables()
     entries = top.get("tables", list)
@@ -195,9 +258,9 @@ def load_experiment(name_or_path: str, games: int | None = None,
         rules_source=rules.source, tables=tables.tables, table_games=tables.games,
         skipped=tables.skipped, config=config, ci=ci_size,
         margin=head.number_in("margin", 0.0, 0.5, MARGIN), controls=tuple(tables.controls),
-        plan=_pilot_plan(top) if "plan" in top.data else None, sections=sections,
-        analyses={name: analyses[name] for name in sections},
-        section_tables=tuple(t.label for t in added))
+        plan=_pilot_plan(top, games, file_games) if "plan" in top.data else None,
+        sections=sections, analyses={name: analyses[name] for name in sections},
+        section_tables=tuple(t.label for t in added), changed_files=changed_files)
     for index, claim in enumerate(ci_size.sprt if ci_size else ()):
         where = Table({}, str(path), f"ci.sprt[{index}]")
         if claim.table not in {t.label for t in experiment.tables}:
@@ -236,14 +299,106 @@ def _skill_rows(game: Game, rules: RuleSet, tables: "_Tables", sections: dict, c
     return added
 
 
-def _rules(game: Game, head: Table, path: Path) -> RuleSet:
-    """The rule set an experiment names (files beside it), with its one-line overrides."""
+def _rules(game: Game, head: Table, path: Path,
+           changes: RuleChanges) -> tuple[RuleSet, dict[str, str]]:
+    """The rule set an experiment names (files beside it), with its one-line overrides,
+    changed by the command line; and the text of every file a ``--set`` changed."""
     files = {keyword: path.parent / head.get(name, str)
              for name, keyword in game.rule_files.items() if name in head.data}
-    rules = game.load_rules(**files)
     given = {name: head.get(name, str, None, allowed)
              for name, allowed in game.rule_overrides.items()}
-    return rules.with_overrides(**given) if game.rule_overrides else rules
+    return changed_rules(game, files, changes, given)
+
+
+def changed_rules(game: Game, files: dict, changes: RuleChanges,
+                  given: dict[str, str | None] | None = None) -> tuple[RuleSet, dict[str, str]]:
+    """The rule set from ``files`` (``load_rules`` keyword -> path), with the one-line
+    overrides ``given``, changed by ``changes``; and the text of every file a ``--set``
+    changed (file name -> TOML).
+
+    The files are read and checked as they are first, so that their own errors name them;
+    the changed files are then written out as TOML and read by the same readers, and
+    their errors name the flags.
+    """
+    if changes.rules is not None:
+        files = files | {game.rule_files["rules"]: Path(changes.rules)}
+    given = dict(given or {})
+    in_files = []
+    for item in changes.settings:
+        if item.key in game.rule_overrides:
+            given[item.key] = _override(game, item)
+        else:
+            in_files.append(item)
+    rules = game.load_rules(**files)
+    texts = {}
+    if in_files:
+        rules, texts = _with_settings(game, rules, files, in_files)
+    return (rules.with_overrides(**given) if game.rule_overrides else rules), texts
+
+
+def _override(game: Game, item: Setting) -> str:
+    """A ``--set`` of one of the game's one-line rule overrides, checked."""
+    allowed = game.rule_overrides[item.key]
+    if item.value not in allowed:
+        raise InputError(item.flag, item.key, f"{item.value!r} is not allowed; allowed "
+                                              f"values: {', '.join(allowed)}")
+    return item.value
+
+
+def _with_settings(game: Game, rules: RuleSet, files: dict,
+                   settings: list[Setting]) -> tuple[RuleSet, dict[str, str]]:
+    """``rules`` with ``settings`` put into its files, read again by the game's readers."""
+    sources = _settable_files(game, rules)
+    data = {keyword: read_toml(source, "rule-set") for keyword, (_, source) in sources.items()}
+    if "path" not in data:
+        raise InputError(settings[0].flag, settings[0].key,
+                         f"{game.name}'s rules are not read from a file --set can change")
+    routed: dict[str, list[Setting]] = {}
+    for item in settings:
+        # The file that has the key; a key no file has goes to the rules, whose reader
+        # then names the keys allowed.
+        keyword = next((k for k, table in data.items()
+                        if resolved_path(table, item.key)[0] in table), "path")
+        routed.setdefault(keyword, []).append(item)
+    texts, changed = {}, {}
+    with tempfile.TemporaryDirectory() as folder:
+        for keyword, items in routed.items():
+            name = Path(sources[keyword][1]).name
+            texts[name] = tomli_w.dumps(with_settings(data[keyword], items))
+            changed[keyword] = Path(folder) / name
+            changed[keyword].write_text(texts[name], encoding="utf-8")
+        try:
+            played = game.load_rules(**files | changed)
+        except InputError as error:
+            raise InputError(" ".join(s.flag for s in settings), error.key,
+                             error.message) from None
+    # Messages and digests keep naming the files a person knows, not the temporary copies.
+    return replace(played, **{sources[k][0]: sources[k][1] for k in changed}), texts
+
+
+def _settable_files(game: Game, rules: RuleSet) -> dict[str, tuple[str, str]]:
+    """Rule files a ``--set`` may change: ``load_rules`` keyword -> (the rule set's field
+    that records the file, the file). The rules file is ``source``; another is
+    ``KEYWORD_source`` when the rule set records it (Speedtorte's ``levels_source``)."""
+    found = {}
+    for keyword in game.rule_files.values():
+        attribute = "source" if keyword == "path" else f"{keyword}_source"
+        source = getattr(rules, attribute, None)
+        if isinstance(source, str) and Path(source).is_file():
+            found[keyword] = (attribute, source)
+    return found
+
+
+def _changes_record(changes: RuleChanges, texts: dict[str, str]) -> dict:
+    """What the report's config says of the command line's rule changes: the flags, and
+    the digest of the ``--rules`` file and of every file as a ``--set`` changed it."""
+    def sha256(text: bytes) -> str:
+        return hashlib.sha256(text).hexdigest()
+
+    given = Path(changes.rules).read_bytes() if changes.rules is not None else None
+    return {"rules": changes.rules, "rules_sha256": sha256(given) if given else None,
+            "set": [s.text for s in changes.settings],
+            "changed_files_sha256": {name: sha256(text.encode()) for name, text in texts.items()}}
 
 
 @dataclass(frozen=True)
@@ -368,10 +523,13 @@ def _options(game: Game, rules: RuleSet, spec: Table) -> tuple[dict[str, list], 
         values[option] = _one_or_many(spec, option, str,
                                       default=[default] if default is not ... else ...)
         allowed = game.option_choices(rules, option)
+        spelt = {value.casefold(): value for value in allowed}
         for value in values[option]:
-            if value not in allowed:
+            if value.casefold() not in spelt:
                 raise spec.error(option, f"{value!r} is not allowed; allowed values: "
                                          f"{', '.join(allowed)}")
+        # Any case names the same level: tables and labels use the rule set's spelling.
+        values[option] = [spelt[value.casefold()] for value in values[option]]
     return values, shown
 
 
@@ -414,11 +572,15 @@ def _ci_size(top: Table) -> CiSize:
                   materiality=ci.number_in("materiality", 0.0, 1.0, 0.005), sprt=tuple(claims))
 
 
-def _pilot_plan(top: Table) -> PilotPlan:
+def _pilot_plan(top: Table, games: int | None, file_games: int) -> PilotPlan:
+    """The ``[plan]`` pilot; a ``games`` override below the file's ``file_games`` shrinks it
+    in proportion, and it never plays more games per table than the run."""
     plan = top.sub("plan")
     plan.only(["pilot_games", "half_width"])
-    return PilotPlan(games=plan.int_in("pilot_games", 10, 10**8, 4000),
-                     half_width=plan.number_in("half_width", 0.0, 0.5, 0.005))
+    pilot = plan.int_in("pilot_games", 10, 10**8, 4000)
+    if games is not None:
+        pilot = min(games, -(-pilot * min(games, file_games) // file_games))
+    return PilotPlan(games=pilot, half_width=plan.number_in("half_width", 0.0, 0.5, 0.005))
 
 
 def _one_or_many(spec: Table, name: str, kind: type, default=...) -> list:

@@ -1,12 +1,23 @@
 """The command line: good input answers, bad input gets one clear line and exit status 2."""
 
+import argparse
+import hashlib
 import json
+import math
+import re
 import subprocess
 import sys
+import tomllib
 
+import pandas as pd
 import pytest
 
-from cakesim.cli import main
+from cakesim.cli import _parser, main
+from cakesim.engine import runner
+from cakesim.engine.numba_cache import CACHE_ENV
+from cakesim.engine.version import __version__
+from cakesim.experiment import load_experiment
+from cakesim.games import GAMES
 
 GOOD = {"players": [{"collected": {"chocolate": 3, "plum": 1}, "eaten": {"strawberry": 2}},
                     {"collected": {"chocolate": 3}, "eaten": {"kiwi": 1}}]}
@@ -20,8 +31,9 @@ def _write(tmp_path, name, content):
 
 def test_score_an_end_position(tmp_path, capsys):
     assert main(["score", "piece-o-cake", _write(tmp_path, "end.json", GOOD)]) == 0
-    # Seat 1: chocolate tie 11 + plum 3 + 2 x 2 cream = 18; seat 2: 11 + 2 = 13.
-    assert json.loads(capsys.readouterr().out) == {"scores": [18, 13], "winners": [0]}
+    # Seat 1: chocolate tie 11 + plum 3 + 2 x 2 cream = 18; seat 2: 11 + 2 = 13. Seats are
+    # numbered from 1 for people, as in replays.
+    assert json.loads(capsys.readouterr().out) == {"scores": [18, 13], "winners": [1]}
     tied = dict(GOOD, tie_rule="none")
     assert main(["score", "piece-o-cake", _write(tmp_path, "tied.json", tied)]) == 0
     assert json.loads(capsys.readouterr().out)["scores"] == [7, 2]
@@ -98,7 +110,7 @@ def test_run_writes_a_report_and_says_what_it_skipped(tmp_path):
 
 def test_replay_prints_a_readable_game():
     out = subprocess.run([sys.executable, "-m", "cakesim", "replay", "piece-o-cake", "--seed",
-                          "1", "--game", "7", "--players", "3", "--variant", "compensation"],
+                          "1", "--index", "7", "--players", "3", "--variant", "compensation"],
                          capture_output=True, text=True, check=True).stdout
     assert "Cake 5" in out and "cuts" in out and "keeps a set-aside slice" in out
     assert "first waiter" in out
@@ -123,4 +135,314 @@ def test_tune_offers_only_games_it_can_tune(capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["tune", "speedtorte"])
     assert exit_.value.code == 2
-    assert "invalid choice" in capsys.readouterr().err
+    assert "invalid choice: 'speedtorte'; allowed values: piece-o-cake" in capsys.readouterr().err
+
+
+# --- Every command explains itself -------------------------------------------------------
+
+def _commands(parser):
+    """Every (sub)command parser below ``parser``, with its name."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, command in action.choices.items():
+                yield name, command
+                yield from _commands(command)
+
+
+def test_every_command_has_examples_and_every_option_a_help_text():
+    parser = _parser()
+    for name, command in [("cakesim", parser), *_commands(parser)]:
+        has_tools = any(isinstance(a, argparse._SubParsersAction) for a in command._actions)
+        assert command.epilog and command.epilog.startswith("examples:"), name
+        for action in command._actions:
+            if not isinstance(action, argparse._SubParsersAction) or not has_tools:
+                assert action.help, f"{name} {action.option_strings or action.dest}"
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0 and capsys.readouterr().out.strip() == f"cakesim {__version__}"
+
+
+# --- What if: --set and --rules ------------------------------------------------------------
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A project folder with the tiny experiment, as the working directory."""
+    (tmp_path / "experiments").mkdir()
+    (tmp_path / "experiments" / "tiny.toml").write_text(EXPERIMENT)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_set_changes_a_rule_for_one_run_and_the_report_records_it(project, capsys):
+    assert main(["run", "tiny", "--games", "100", "--set", "cream.chocolate=2", "--set",
+                 "tie_rule=none", "--quiet", "--n-jobs", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    # The answer, the time taken and where the report went: never over reports/tiny.
+    folder = project / "runs" / "tiny" / "games-100_set-cream.chocolate=2_set-tie_rule=none"
+    assert out[-1] == f"wrote {(folder / 'report.md').relative_to(project)}"
+    assert out[-2].startswith("took ")
+    summary = json.loads((folder / "summary.json").read_text())
+    assert out[-3] == summary["headline"]
+    assert not (project / "reports").exists()
+    changed = summary["config"]["changed_rules"]
+    assert changed["set"] == ["cream.chocolate=2", "tie_rule=none"]
+    played = (folder / "rules.toml").read_text()
+    assert changed["changed_files_sha256"] == {
+        "rules.toml": hashlib.sha256(played.encode()).hexdigest()}
+    assert tomllib.loads(played)["kinds"][7] == {"name": "chocolate", "majority_value": 11,
+                                                 "cream": [2] * 11}
+    assert summary["command"] == ("cakesim run experiments/tiny.toml --seed 3 --games 100 "
+                                  "--set cream.chocolate=2 --set tie_rule=none")
+    # The same rules from the file written, by --rules: the same games.
+    assert main(["run", "tiny", "--games", "100", "--rules", str(folder / "rules.toml"),
+                 "--set", "tie_rule=none", "--quiet", "--n-jobs", "1",
+                 "--out", str(project / "again")]) == 0
+    again = json.loads((project / "again" / "summary.json").read_text())
+    assert again["tables"] == summary["tables"]
+    assert again["config"]["changed_rules"]["rules"] == str(folder / "rules.toml")
+
+
+@pytest.mark.parametrize(("flag", "message"), [
+    ("cream.chocolate=x", "--set cream.chocolate=x: kinds[7].cream: 'x' is not allowed; "
+                          "allowed: a list of whole numbers 0 to 100"),
+    ("colour=red", "--set colour=red: colour: unknown key; allowed keys: name, players, cakes"),
+    ("kinds.lemon.cream=2", "--set kinds.lemon.cream=2: kinds: no entry 'lemon'; allowed: "
+                            "plum, apricot"),
+    ("tie_rule=half", "--set tie_rule=half: tie_rule: 'half' is not allowed; allowed values: "
+                      "full, none"),
+    ("cakes.big=2", "--set cakes.big=2: cakes: is a value (5), not a table"),
+])
+def test_a_bad_set_names_the_flag_and_what_is_allowed(project, capsys, flag, message):
+    assert main(["run", "tiny", "--set", flag, "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and "tiny.toml" not in err
+
+
+def test_a_set_without_a_value_is_refused_by_argparse(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["run", "tiny", "--set", "players"])
+    assert stop.value.code == 2
+    assert "argument --set: 'players' is not KEY=VALUE" in capsys.readouterr().err
+
+
+def test_names_resolve_from_any_folder_of_the_project_and_not_outside(project, tmp_path_factory,
+                                                                       monkeypatch, capsys):
+    deep = project / "reports" / "tiny"
+    deep.mkdir(parents=True)
+    monkeypatch.chdir(deep)
+    assert load_experiment("tiny").path == project / "experiments" / "tiny.toml"
+    assert main(["run", "huge", "--quiet"]) == 2
+    assert "experiment: huge: no such experiment in" in capsys.readouterr().err
+    monkeypatch.chdir(tmp_path_factory.mktemp("elsewhere"))
+    assert main(["run", "tiny", "--quiet"]) == 2
+    assert "is not inside a cakesim project" in capsys.readouterr().err
+
+
+def test_new_writes_an_experiment_that_runs_and_never_overwrites(project, capsys):
+    for game in GAMES:
+        assert main(["new", f"try_{game}", "--game", game.upper()]) == 0
+        path = project / "experiments" / f"try_{game}.toml"
+        assert f"wrote experiments/try_{game}.toml" in capsys.readouterr().out
+        experiment = load_experiment(f"try_{game}", games=20)
+        assert experiment.game.name == game and "#" in path.read_text()
+    assert main(["run", "try_piece-o-cake", "--games", "20", "--quiet", "--n-jobs", "1"]) == 0
+    assert (project / "runs" / "try_piece-o-cake" / "games-20" / "report.md").exists()
+    assert main(["new", "tiny", "--game", "piece-o-cake"]) == 2
+    assert "exists already" in capsys.readouterr().err
+    assert (project / "experiments" / "tiny.toml").read_text() == EXPERIMENT
+
+
+def test_compare_pairs_every_seat_by_deal(project, capsys):
+    assert main(["compare", "tiny", "--set", "tie_rule=none", "--games", "200", "--quiet",
+                 "--n-jobs", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    folder = project / "runs" / "tiny" / "compare_games-200_set-tie_rule=none"
+    assert out[-1] == f"wrote {(folder / 'report.md').relative_to(project)}"
+    numbers = json.loads((folder / "compare.json").read_text())
+    assert out[0] == numbers["headline"] and out[0].startswith("--set tie_rule=none: ")
+    # Every seat of every table: 3 + 3 + 5 seats.
+    rows = numbers["differences"]
+    assert len(rows) == 11 and {r["difference"]["method"] for r in rows} == {"paired by deal"}
+    first = rows[0]
+    assert first["number"] == "first waiter's win share" and first["table"] == "3P base greedy"
+    d = first["difference"]
+    assert d["low"] <= first["changed"] - first["base"] <= d["high"]
+    assert math.isclose(d["value"], first["changed"] - first["base"], abs_tol=1e-9)
+    text = (folder / "report.md").read_text()
+    assert "## Significant changes" in text and "## Not compared" in text
+
+
+def test_compare_needs_a_change(project, capsys):
+    assert main(["compare", "tiny", "--quiet"]) == 2
+    assert "give a change to compare: --set KEY=VALUE" in capsys.readouterr().err
+
+
+def test_compare_a_team_game_changing_its_levels_file(tmp_path, capsys):
+    path = _write(tmp_path, "team.toml", TEAM)
+    assert main(["compare", path, "--set", "levels.meister.cards=4", "--quiet", "--n-jobs",
+                 "1", "--out", str(tmp_path / "out")]) == 0
+    rows = json.loads((tmp_path / "out" / "compare.json").read_text())["differences"]
+    assert [r["number"] for r in rows] == ["win rate"]
+    # Four order cards to fulfil instead of ten: the bakers win more often.
+    assert rows[0]["changed"] > rows[0]["base"] and rows[0]["significant"]
+
+
+TEAM = """
+[experiment]
+game = "speedtorte"
+seed = 1
+games = 300
+
+[strategies.team]
+
+[[tables]]
+players = 2
+seats = "team"
+level = "MEISTER"
+"""
+
+
+# --- Runs: pilot size, interruption, compiling ---------------------------------------------
+
+def test_no_plan_and_a_pilot_that_shrinks_with_the_games(project, capsys):
+    with_plan = EXPERIMENT + "\n[plan]\npilot_games = 100\n"
+    (project / "experiments" / "tiny.toml").write_text(with_plan)
+    assert load_experiment("tiny").plan.games == 100
+    assert load_experiment("tiny", games=50).plan.games == 25
+    assert load_experiment("tiny", games=10).plan.games == 5
+    assert main(["run", "tiny", "--no-plan", "--quiet", "--n-jobs", "1",
+                 "--out", str(project / "out")]) == 0
+    assert "sample_size" not in json.loads((project / "out" / "summary.json").read_text())
+
+
+def test_ctrl_c_keeps_finished_chunks_and_says_how_to_resume(project, capsys, monkeypatch):
+    played = []
+
+    def interrupted(table, seed, start, stop):
+        if played:
+            raise KeyboardInterrupt
+        played.append(start)
+        return table.game.play_chunk(table, seed, start, stop - start)
+
+    monkeypatch.setattr(runner, "_play", interrupted)
+    argv = ["run", "tiny", "--games", "200", "--quiet", "--n-jobs", "1"]
+    (project / "experiments" / "tiny.toml").write_text(
+        EXPERIMENT.replace("games = 200", "games = 200\nchunk_size = 50"))
+    assert main(argv) == 130
+    assert capsys.readouterr().err.strip() == ("interrupted: 1 finished chunk kept; rerun "
+                                               "the same command to resume")
+    monkeypatch.undo()
+    monkeypatch.chdir(project)
+    assert main(argv) == 0
+    assert "reused 1 of 12 chunks from the cache" in capsys.readouterr().err
+
+
+def test_the_compile_message_comes_once_and_only_before_a_first_compile(tmp_path, monkeypatch,
+                                                                      capsys):
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "numba"))
+    monkeypatch.setattr(runner, "_told_compiling", False)
+    assert not runner.kernels_compiled()
+    monkeypatch.setattr(runner, "_compiled_at_start", False)
+    runner.say_if_compiling(False)
+    runner.say_if_compiling(True)
+    runner.say_if_compiling(True)
+    assert capsys.readouterr().err == ("compiling the kernels (first run only, about a "
+                                       "minute)\n")
+    (tmp_path / "numba").mkdir()
+    (tmp_path / "numba" / "kernel.nbi").write_text("")
+    assert runner.kernels_compiled()
+
+
+# --- Replays --------------------------------------------------------------------------------
+
+MIXED = """
+[experiment]
+name = "mixed"
+game = "piece-o-cake"
+seed = 5
+games = 60
+
+[strategies.eager]
+builtin = "greedy"
+eat_weight = 3.0
+
+[strategies.random]
+chooser = "random"
+cutter = "random"
+
+[skill]
+enabled = false
+
+[[tables]]
+label = "mixed"
+players = 3
+seats = ["eager", "random", "greedy-like"]
+duplicate = true
+
+[strategies.greedy-like]
+chooser = "greedy"
+cutter = "balanced"
+"""
+
+
+def test_replay_of_an_experiment_table_is_the_game_the_run_played(tmp_path, capsys):
+    path = _write(tmp_path, "mixed.toml", MIXED)
+    assert main(["run", path, "--quiet", "--n-jobs", "1", "--out", str(tmp_path / "out")]) == 0
+    rows = pd.read_parquet(tmp_path / "out" / "results.parquet")
+    capsys.readouterr()
+    for index in (0, 7, 59):
+        assert main(["replay", "--experiment", path, "--table", "3p BASE mixed", "--index",
+                     str(index)]) == 0
+        text = capsys.readouterr().out
+        # Game 7 of duplicate deals at 3 players is rotation 1: the players move one seat on.
+        assert text.startswith("mixed, table '3P base mixed'\nPiece o' Cake: seed 5, game "
+                               f"{index}, 3 players, base rules, seat 1: ")
+        totals = [int(t) for t in re.findall(r"seat \d.*?= (\d+), win share", text)]
+        game = rows[rows["game"] == index].sort_values("seat")
+        assert totals == game["total"].tolist()
+        seated = dict(re.findall(r"seat (\d): ([\w-]+)", text.splitlines()[1]))
+        assert [seated[str(s + 1)] for s in range(3)] == game["strategy"].astype(str).tolist()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--experiment", "{path}", "--table", "3P base mixed", "--index", "60"],
+     "--index: 60: '3P base mixed' plays games 0 to 59"),
+    (["--experiment", "{path}", "--table", "4P", "--index", "0"],
+     "--table: 4P: no table '4P' in mixed; allowed: 3P base mixed"),
+    (["--experiment", "{path}", "--table", "3P base mixed", "--index", "0", "--strategy",
+      "random"],
+     "--strategy: random: the experiment and its table set it"),
+    (["piece-o-cake", "--index", "0"], "--seed: missing"),
+    (["piece-o-cake", "--seed", "1", "--index", "0", "--players", "2", "--variant",
+      "compensation"], "--variant: compensation: not played at 2 players; allowed: base"),
+    (["piece-o-cake", "--seed", "1", "--index", "0", "--strategy", "clever"],
+     "--strategy: clever: unknown strategy"),
+    (["speedtorte", "--seed", "1", "--index", "0", "--option", "level=Bäcker"],
+     "--option: Bäcker: 'Bäcker' is not allowed; allowed values: Lehrling"),
+])
+def test_bad_replays_name_the_flag(tmp_path, capsys, argv, message):
+    path = _write(tmp_path, "mixed.toml", MIXED)
+    assert main(["replay", *[a.replace("{path}", path) for a in argv]]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_replay_takes_levels_and_variants_in_any_case(capsys):
+    assert main(["replay", "Speedtorte", "--seed", "4", "--index", "2", "--option",
+                 "LEVEL=meister", "--variant", "Silence"]) == 0
+    assert "Speedtorte: seed 4, game 2, Meister, 2 baker(s), silence" in capsys.readouterr().out
+
+
+def test_plan_prints_readable_headings_and_json(tiny_experiment, capsys):
+    path = str(tiny_experiment(games=200))
+    assert main(["plan", path, "--half-width", "0.05", "--pilot", "60", "--n-jobs", "1",
+                 "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "games needed, independent" in out and "variance_independent" not in out
+    assert main(["plan", path, "--half-width", "0.05", "--pilot", "60", "--n-jobs", "1",
+                 "--quiet", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == 3 + 3 + 4 + 4 and rows[0]["seat"] == 1

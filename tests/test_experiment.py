@@ -3,8 +3,9 @@
 import pytest
 
 from cakesim.cli import main
+from cakesim.engine.arguments import setting
 from cakesim.engine.errors import InputError
-from cakesim.experiment import load_experiment
+from cakesim.experiment import RuleChanges, load_experiment
 
 TEAM = """
 [experiment]
@@ -303,3 +304,31 @@ def test_mixed_skill_rows_need_every_games_row(tmp_path, capsys):
     path = _skill(tmp_path, '[skill]\nstrengths = ["greedy", "tuned"]\nmixed = false',
                   head="keep_rows = 1000")
     assert not load_experiment(str(path)).sections["skill"].mixed_tables()
+
+
+def test_table_labels_and_option_values_are_read_in_any_case(tmp_path):
+    path = tmp_path / "team.toml"
+    path.write_text(TEAM.replace('seats = "team"', 'seats = "team"\nlevel = ["meister", '
+                                                   '"LEHRLING"]'))
+    experiment = load_experiment(str(path))
+    assert [t.label for t in experiment.tables] == ["Meister 2P signals team",
+                                                    "Lehrling 2P signals team"]
+    assert experiment.table_named("meister 2p SIGNALS team") is experiment.tables[0]
+    with pytest.raises(InputError, match="--table: 3P: no table '3P' in team; allowed: Meister"):
+        experiment.table_named("3P")
+
+
+def test_the_command_line_changes_the_rules_of_one_experiment(tmp_path, tiny_experiment):
+    path = str(tiny_experiment())
+    changes = RuleChanges(None, (setting("kinds.chocolate.majority_value=20"),
+                                 setting("tie_rule=none")))
+    plain, changed = load_experiment(path), load_experiment(path, changes=changes)
+    rules = changed.tables[0].rules.rules
+    assert rules.majority_value[-1] == 20 and rules.tie_rule == "none"
+    assert plain.tables[0].rules.rules.majority_value[-1] == 11
+    # The changed rules keep naming the file they were read from.
+    assert rules.source == plain.tables[0].rules.rules.source
+    assert set(changed.changed_files) == {"rules.toml"}
+    assert changed.config["changed_rules"]["set"] == ["kinds.chocolate.majority_value=20",
+                                                      "tie_rule=none"]
+    assert "changed_rules" not in plain.config

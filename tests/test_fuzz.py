@@ -106,7 +106,7 @@ def test_hands_that_do_not_fit_the_box_are_refused(tmp_path, hand_size, players,
         ("hand_size = 4", f"hand_size = {hand_size}")))
     exp = write(tmp_path, "exp.toml", experiment("speedtorte", players=players,
                                                   head='rules = "small_box.toml"'))
-    argv = {"replay": ["replay", "speedtorte", "--seed", "1", "--game", "0", "--players",
+    argv = {"replay": ["replay", "speedtorte", "--seed", "1", "--index", "0", "--players",
                        str(players), "--rules", rules],
             "run": ["run", exp, "--quiet", "--no-cache", "--n-jobs", "1",
                     "--out", str(tmp_path / "out")]}[command]
@@ -123,7 +123,7 @@ def test_a_piece_o_cake_rule_set_whose_scores_overflow_is_refused(tmp_path, caps
     kinds = "".join(f'[[kinds]]\nname = "k{k}"\nmajority_value = 1000\ncream = [100, 100]\n'
                     for k in range(32))
     rules = write(tmp_path, "huge.toml", head + kinds)
-    line = refused(capsys, ["replay", "piece-o-cake", "--seed", "1", "--game", "0",
+    line = refused(capsys, ["replay", "piece-o-cake", "--seed", "1", "--index", "0",
                             "--rules", rules], "huge.toml", "kinds:", "38400", "32767")
     assert "every majority value (32000) plus every slice's cream (6400)" in line
 
@@ -144,7 +144,7 @@ def test_a_part_du_chef_rule_set_whose_scores_overflow_is_refused(tmp_path, caps
 
 def test_a_speedtorte_rule_set_whose_scores_overflow_is_refused(tmp_path, capsys):
     rules = write(tmp_path, "rich.toml", rules_with("speedtorte", ("card = 10 ", "card = 1000 ")))
-    refused(capsys, ["replay", "speedtorte", "--seed", "1", "--game", "0", "--rules", rules],
+    refused(capsys, ["replay", "speedtorte", "--seed", "1", "--index", "0", "--rules", rules],
             "rich.toml", "points.card:", "50107")
 
 
@@ -175,7 +175,7 @@ BINARY = b"\xff\xfe\x00\x81 not text"
 
 @pytest.mark.parametrize("argv", [
     ["run", "{file}"],
-    ["replay", "piece-o-cake", "--seed", "1", "--game", "0", "--rules", "{file}"],
+    ["replay", "piece-o-cake", "--seed", "1", "--index", "0", "--rules", "{file}"],
     ["score", "part-du-chef", "{file}"],
     ["speedtorte", "cards", "--cards", "{file}"],
     ["speedtorte", "check", "F01", "--tops", "sacher,apricot:1,apricot:2,apricot:3",
@@ -202,8 +202,8 @@ def test_a_folder_as_experiment_or_score_file(tmp_path, capsys):
     (["run", "x", "--seed", str(2**64)], "--seed"),
     (["run", "x", "--seed", str(2**63)], "--seed"),
     (["run", "x", "--games", str(10**12)], "--games"),
-    (["replay", "speedtorte", "--seed", "1", "--game", str(2**64)], "--game"),
-    (["replay", "piece-o-cake", "--seed", str(2**63), "--game", "1"], "--seed"),
+    (["replay", "speedtorte", "--seed", "1", "--index", str(2**64)], "--index"),
+    (["replay", "piece-o-cake", "--seed", str(2**63), "--index", "1"], "--seed"),
     (["run", "x", "--n-jobs", "-100"], "--n-jobs"),
     (["run", "x", "--n-jobs", "0"], "--n-jobs"),
     (["run", "x", "--n-jobs", str(cpu_count() + 1)], "--n-jobs"),
@@ -246,7 +246,7 @@ def test_an_empty_cache_file_counts_as_missing(tmp_path):
     ("part-du-chef", 9, "allowed: 2 to 5"), ("speedtorte", -2, "allowed: 1 to 5"),
 ])
 def test_replay_checks_the_player_count_against_the_rule_set(capsys, game, players, allowed):
-    refused(capsys, ["replay", game, "--seed", "1", "--game", "0", "--players", str(players)],
+    refused(capsys, ["replay", game, "--seed", "1", "--index", "0", "--players", str(players)],
             "--players", allowed)
 
 
@@ -265,7 +265,7 @@ def test_replay_checks_the_player_count_against_the_rule_set(capsys, game, playe
 ])
 def test_rule_files_read_strictly(tmp_path, capsys, game, changes, says):
     rules = write(tmp_path, "strict.toml", rules_with(game, *changes))
-    refused(capsys, ["replay", game, "--seed", "1", "--game", "0", "--rules", rules],
+    refused(capsys, ["replay", game, "--seed", "1", "--index", "0", "--rules", rules],
             "strict.toml", says)
 
 
@@ -279,7 +279,7 @@ def test_levels_read_strictly(tmp_path, capsys):
 def test_special_orders_must_leave_a_card_to_fulfil(tmp_path, capsys):
     rules = write(tmp_path, "few.toml", rules_with("speedtorte",
                                                    ("fewer_cards = 2 ", "fewer_cards = 6 ")))
-    refused(capsys, ["replay", "speedtorte", "--seed", "1", "--game", "0", "--rules", rules],
+    refused(capsys, ["replay", "speedtorte", "--seed", "1", "--index", "0", "--rules", rules],
             "few.toml", "special_orders.fewer_cards:", "allowed: 0 to 5")
 
 
@@ -322,11 +322,11 @@ def test_any_text_as_card_check_tops(capsys, tops):
 
 FILE_COMMANDS = {
     "experiment": ["run", "{file}", "--quiet", "--no-cache"],
-    "piece-o-cake rules": ["replay", "piece-o-cake", "--seed", "1", "--game", "0", "--rules",
+    "piece-o-cake rules": ["replay", "piece-o-cake", "--seed", "1", "--index", "0", "--rules",
                            "{file}"],
-    "speedtorte rules": ["replay", "speedtorte", "--seed", "1", "--game", "0", "--rules",
+    "speedtorte rules": ["replay", "speedtorte", "--seed", "1", "--index", "0", "--rules",
                          "{file}"],
-    "part-du-chef rules": ["replay", "part-du-chef", "--seed", "1", "--game", "0", "--rules",
+    "part-du-chef rules": ["replay", "part-du-chef", "--seed", "1", "--index", "0", "--rules",
                            "{file}"],
     "piece-o-cake score": ["score", "piece-o-cake", "{file}"],
     "part-du-chef score": ["score", "part-du-chef", "{file}"],
@@ -388,7 +388,7 @@ def test_mutated_rule_files_are_refused_or_play_alike(tmp_path, capsys, game, da
         rules = game_named(game).load_rules(path)
     except InputError:
         event("refused")
-        refused(capsys, ["replay", game, "--seed", "1", "--game", "0", "--rules", path],
+        refused(capsys, ["replay", game, "--seed", "1", "--index", "0", "--rules", path],
                 "mutated.toml")
         return
     event("accepted")
@@ -459,9 +459,9 @@ def test_flags_out_of_range_are_refused(capsys, flag, data):
 @given(game=st.sampled_from(GAMES), players=st.integers(-10**6, 10**6),
        index=st.one_of(st.integers(max_value=-1), st.integers(min_value=2**63)))
 def test_replay_flags_are_refused(capsys, game, players, index):
-    refused(capsys, ["replay", game, "--seed", "1", "--game", str(index), "--players",
-                     str(players)], "argument --game:")
+    refused(capsys, ["replay", game, "--seed", "1", "--index", str(index), "--players",
+                     str(players)], "argument --index:")
     rules = game_named(game).load_rules()
     if not rules.min_players <= players <= rules.max_players:
-        refused(capsys, ["replay", game, "--seed", "1", "--game", "0", "--players",
+        refused(capsys, ["replay", game, "--seed", "1", "--index", "0", "--players",
                          str(players)], "--players", "allowed:")

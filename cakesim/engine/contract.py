@@ -240,6 +240,12 @@ class Game(ABC):
     """The built-in strategy a replay seats at every place when none is named."""
     report_columns: ClassVar[tuple[ReportColumn, ...]] = ()
     """Per-game means a team game's report shows beside the win rate."""
+    round_name: ClassVar[tuple[str, str]] = ("round", "rounds")
+    """What one round of play is called in reports and replays, singular and plural
+    (Piece o' Cake: ``("cake", "cakes")``)."""
+    option_targets: ClassVar[dict[str, float]] = {}
+    """A target win rate per value of the first table option (Speedtorte: per level),
+    drawn on a team game's win-rate plot."""
 
     # Rules -----------------------------------------------------------------------------
     @abstractmethod
@@ -357,6 +363,12 @@ class Game(ABC):
         ``reference_outcome == kernel_outcome`` for every game.
         """
 
+    def score_trajectory(self, table: TableSpec, seed: int, index: int) -> np.ndarray | None:
+        """Every seat's score after each round (a cake, a pizza) of game ``index``, shape
+        ``(rounds, P)``, from the reference engine: for lead changes and the score-by-round
+        plot. ``None`` (the default) for a game without rounds scored as it goes."""
+        return None
+
     def kernel_outcome(self, chunk: Chunk, game: int) -> dict:
         """The same metrics of game ``game`` of a kernel chunk."""
         return ({m: tuple(int(x) for x in v[game]) for m, v in chunk.seat.items()}
@@ -392,6 +404,13 @@ class Game(ABC):
                **options: str) -> str:
         """The reference engine's move log of game ``index`` of ``seed``, as text."""
 
+    def replay_table(self, table: TableSpec, seed: int, index: int) -> str:
+        """The move log of game ``index`` of ``seed`` at ``table`` (an experiment's: its
+        rules, variant, options, deal mode and strategy per seat), as text: the very game
+        a run of the table plays as game ``index``."""
+        raise InputError("--experiment", self.name, "this game cannot replay an "
+                                                    "experiment's table")
+
     def score_file(self, rules: RuleSet, path: str) -> dict:
         """Score an end position read from a JSON file: ``{"scores": [...], "winners":
         [...]}`` (winners as 0-based seats)."""
@@ -423,6 +442,6 @@ class Game(ABC):
         """Per item over all runs: what a report says of each (none by default)."""
         return []
 
-    def items_markdown(self, summary: dict) -> list[str]:
-        """The report's section on items (none by default)."""
+    def items_markdown(self, summary: dict, out: Path) -> list[str]:
+        """The report's section on items, its plots drawn into ``out`` (none by default)."""
         return []

@@ -2,8 +2,9 @@
 
 A cakesim project is a folder with an ``experiments/`` folder of experiment files; its
 reports go to ``reports/`` and its balance baselines to ``reports/baselines/`` beside it.
-Commands that work on the whole project (``regress``, ``baseline``, ``reports``) find it
-by walking up from the working directory, like git does.
+Runs that change an experiment on the command line (fewer games, another seed, changed
+rules) go to ``runs/`` (not committed), so that they never write over a report. Commands
+find the project by walking up from the working directory, like git does.
 """
 
 import json
@@ -17,6 +18,7 @@ from cakesim.engine.errors import InputError
 EXPERIMENTS = "experiments"
 REPORTS = "reports"
 BASELINES = "reports/baselines"
+RUNS = "runs"
 
 
 def find_root(start: Path | None = None) -> Path | None:
@@ -47,6 +49,11 @@ def experiments_dir() -> Path:
 def reports_dir() -> Path:
     """The project's ``reports/`` folder."""
     return root() / REPORTS
+
+
+def runs_dir() -> Path:
+    """The project's ``runs/`` folder, for runs an override changed."""
+    return root() / RUNS
 
 
 def baselines_dir() -> Path:

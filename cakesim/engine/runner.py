@@ -4,12 +4,18 @@ Game ``i`` of seed ``s`` is the same game whatever the chunk size or ``n_jobs``,
 sum is an integer sum, so results are identical for any split of the work. Per-game
 rows are kept for the first ``keep_rows`` games; beyond that only the exact per-chunk sums
 stream in, so memory stays bounded however many games are played.
+
+A command that plays several tables opens a ``RunProgress``: one bar over all its games,
+with each table's own bar below it, and a count of the run's finished chunks in the cache
+for the message when it is interrupted.
 """
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -19,6 +25,7 @@ from tqdm import tqdm
 from cakesim.engine.cache import ChunkCache
 from cakesim.engine.contract import Chunk, ResultKind, TableSpec
 from cakesim.engine.errors import InputError
+from cakesim.engine.numba_cache import CACHE_ENV
 
 DEFAULT_CHUNK = 20_000
 DEFAULT_KEEP_ROWS = 1_000_000
@@ -195,6 +202,91 @@ def chunk_rows(table: TableSpec, chunk: Chunk) -> pd.DataFrame:
     return pd.DataFrame(columns)
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a run, with what a rerun of the same command will not play again."""
+
+    def __init__(self, kept: int, cache: bool):
+        self.kept = kept
+        self.cache = cache
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """The line the command line prints."""
+        if not self.cache:
+            return "interrupted: nothing kept; rerun the same command to start again"
+        return (f"interrupted: {self.kept} finished chunk{'s' if self.kept != 1 else ''} "
+                "kept; rerun the same command to resume")
+
+
+class RunProgress:
+    """One bar over all the games of a run, above each table's own bar (``position=1``).
+
+    Every ``run_table`` inside the ``with`` block adds its games to it, even one called
+    without a bar of its own, and counts the run's finished chunks kept in the cache
+    (read back or stored); Ctrl-C inside raises ``Interrupted`` with that count.
+    """
+
+    _active: "RunProgress | None" = None
+
+    def __init__(self, total: int | None, enabled: bool = True, cache: bool = True,
+                 desc: str = "all games"):
+        self.bar = tqdm(total=total, desc=desc, unit="game", file=sys.stderr,
+                        disable=not enabled, position=0, leave=False, dynamic_ncols=True)
+        self.enabled = enabled
+        self.cache = cache
+        self.games = 0
+        self.kept = 0
+
+    def __enter__(self) -> "RunProgress":
+        self.outer, RunProgress._active = RunProgress._active, self
+        return self
+
+    def __exit__(self, kind, error, trace) -> None:
+        RunProgress._active = self.outer
+        self.bar.close()
+        if isinstance(error, KeyboardInterrupt) and not isinstance(error, Interrupted):
+            raise Interrupted(self.kept, self.cache) from None
+
+    def add(self, games: int, in_cache: bool) -> None:
+        """Count a finished chunk of ``games`` games, kept in the cache or not."""
+        self.bar.update(games)
+        self.games += games
+        self.kept += in_cache
+
+    def phase(self, desc: str) -> None:
+        """Start the bar afresh for a part of the run whose games are not known ahead."""
+        self.bar.reset()
+        self.bar.total = None
+        self.bar.set_description(desc)
+
+    @classmethod
+    def active(cls) -> "RunProgress | None":
+        """The innermost run in progress, if any."""
+        return cls._active
+
+
+def kernels_compiled() -> bool:
+    """Whether Numba's cache folder for this code version holds anything yet."""
+    folder = os.environ.get(CACHE_ENV)
+    # Without the folder cakesim chose, Numba caches beside the source: nothing to tell.
+    return folder is None or (Path(folder).is_dir() and any(Path(folder).iterdir()))
+
+
+_compiled_at_start = kernels_compiled()
+"""Whether the folder held this code version's kernels when cakesim was imported: asked
+later, it would not tell, as importing a game compiles some of its helpers at once."""
+_told_compiling = False
+
+
+def say_if_compiling(enabled: bool) -> None:
+    """Before the first kernel plays, say that compiling will take a while (once)."""
+    global _told_compiling
+    if enabled and not _told_compiling and not _compiled_at_start:
+        _told_compiling = True
+        tqdm.write("compiling the kernels (first run only, about a minute)", file=sys.stderr)
+
+
 def _play(table: TableSpec, seed: int, start: int, stop: int) -> Chunk:
     return table.game.play_chunk(table, seed, start, stop - start)
 
@@ -238,6 +330,7 @@ def run_table(table: TableSpec, games: int, seed: int, n_jobs: int = -1,
 
     With a ``cache``, chunks finished by an earlier (perhaps interrupted) run are read
     back instead of played, and every chunk played is stored as soon as it arrives.
+    Inside a ``RunProgress`` the table's bar sits below the run's.
     """
     game = table.game
     per_deal = table.games_per_deal
@@ -247,10 +340,13 @@ def run_table(table: TableSpec, games: int, seed: int, n_jobs: int = -1,
                     else ())
     totals = Totals(table.players, seat_metrics, game.game_metrics_of(table))
     kept, deal_parts = {}, []
+    run = RunProgress.active()
+    shown = progress and (run is None or run.enabled)
     bar = tqdm(total=games, desc=table.label, unit="game", file=sys.stderr,
-               disable=not progress, leave=False)
+               disable=not shown, leave=False, position=1 if run is not None else 0,
+               dynamic_ncols=True)
 
-    def take(chunk: Chunk) -> None:
+    def take(chunk: Chunk, in_cache: bool) -> None:
         # Integer sums do not depend on the order chunks arrive in; rows are sorted below.
         sums = DealSums.of_chunk(chunk, table)
         totals.add(sums)
@@ -260,6 +356,8 @@ def run_table(table: TableSpec, games: int, seed: int, n_jobs: int = -1,
         if games <= keep_rows:
             deal_parts.append(sums)
         bar.update(chunk.games)
+        if run is not None:
+            run.add(chunk.games, in_cache)
 
     missing = []
     for start, stop in bounds:
@@ -267,8 +365,9 @@ def run_table(table: TableSpec, games: int, seed: int, n_jobs: int = -1,
         if chunk is None:
             missing.append((start, stop))
         else:
-            take(chunk)
+            take(chunk, in_cache=True)
     if missing:
+        say_if_compiling(shown or (run is not None and run.enabled))
         # Compile (or load the cached kernel) here once, before the workers need it.
         game.play_chunk(table, seed, 0, per_deal)
         with Parallel(n_jobs=n_jobs, return_as="generator_unordered") as parallel:
@@ -276,7 +375,7 @@ def run_table(table: TableSpec, games: int, seed: int, n_jobs: int = -1,
                                   for a, b in missing):
                 if cache is not None:
                     cache.store(table, seed, chunk)
-                take(chunk)
+                take(chunk, in_cache=cache is not None)
     bar.close()
     rows = (pd.concat([kept[k] for k in sorted(kept)], ignore_index=True) if kept
             else pd.DataFrame())

@@ -13,6 +13,7 @@ import numpy as np
 
 from cakesim.engine.errors import InputError
 from cakesim.engine.tables import Table
+from cakesim.reports.answer import Answer
 from cakesim.reports.text import points
 from cakesim.stats.intervals import paired_difference
 
@@ -83,6 +84,48 @@ def headline(data: dict) -> str:
     return "; ".join(shown) + (f"; {more} more in the report." if more else ".")
 
 
+def answer(data: dict, summary: dict) -> Answer:
+    """Per pair of table kinds (the labels without their player count), the compared
+    player's win-share difference at each player count, and whether each is clear."""
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for c in data["contrasts"]:
+        groups.setdefault((_kind(c["table"]), _kind(c["against"])), []).append(c)
+    sentences, rows = [], []
+    for (kind, against), group in groups.items():
+        unclear = [c for c in group if c["win_share"]["low"] <= 0 <= c["win_share"]["high"]]
+        shifts = ", ".join(f"{_pp(c['win_share'])} at {_count(c['table'])}" for c in group)
+        sentences.append(f"Player {group[0]['player']}'s win share, {kind} rather than "
+                         f"{against}: {shifts}"
+                         + (f" ({len(unclear)} not clearly different from 0)." if unclear
+                            else " (every one clearly different from 0)."))
+        rows += [[c["table"], c["against"], points(c["win_share"]),
+                  f"{c['score']['value']:+.2f} [{c['score']['low']:+.2f}, "
+                  f"{c['score']['high']:+.2f}]"] for c in group]
+    first = sentences[0].split(":")[0]
+    line = f"{first}: " + "; ".join(s.split(": ", 1)[1].split(" (")[0] for s in sentences[:1])
+    return Answer(" ".join(sentences), line,
+                  ["table", "against", "win-share difference", "score difference"], rows)
+
+
+def _kind(label: str) -> str:
+    """A table label without its leading player count and base variant: ``keeps
+    finishers`` from ``2P base keeps finishers``."""
+    words = label.split()
+    if words and words[0][:-1].isdigit() and words[0].endswith("P"):
+        words = words[1:]
+    if words and words[0] == "base":
+        words = words[1:]
+    return " ".join(words)
+
+
+def _count(label: str) -> str:
+    return label.split()[0]
+
+
+def _pp(estimate: dict) -> str:
+    return f"{100 * estimate['value']:+.1f} pp"
+
+
 def numbers(data: dict) -> dict[str, dict]:
     """Every contrast's differences, for baselines."""
     found = {}
@@ -92,9 +135,9 @@ def numbers(data: dict) -> dict[str, dict]:
     return found
 
 
-def markdown(data: dict, plot: None) -> list[str]:
-    """The contrasts as a table."""
-    lines = ["## Paired contrasts", "",
+def markdown(data: dict, plot: str) -> list[str]:
+    """The contrasts as a plot and a table."""
+    lines = ["## Paired contrasts", "", f"![contrasts]({plot})", "",
              "The compared player's score and win share at the first table minus at the "
              "second, deal by deal on identical deals (95 % intervals).", "",
              "| table | against | player | score difference | win-share difference |",
@@ -107,6 +150,24 @@ def markdown(data: dict, plot: None) -> list[str]:
     return [*lines, ""]
 
 
-def plot(data: dict, runs, summary: dict, out) -> None:
-    """No plot: the table says it all."""
-    return None
+def plot(data: dict, runs, summary: dict, out) -> str:
+    """Every contrast's win-share difference with its 95 % interval, one row each, a
+    colour per kind of contrast."""
+    from cakesim.reports.figures import Colours, legend_outside, new_figure, save_figure
+
+    found = data["contrasts"]
+    kinds = [f"{_kind(c['table'])} rather than {_kind(c['against'])}" for c in found]
+    colours = Colours(dict.fromkeys(kinds))
+    fig, ax = new_figure(figsize=(7.5, 1.6 + 0.32 * len(found)))
+    for row, (c, kind) in enumerate(zip(found, kinds, strict=True)):
+        w = c["win_share"]
+        ax.errorbar(100 * w["value"], row, xerr=[[100 * (w["value"] - w["low"])],
+                                                 [100 * (w["high"] - w["value"])]],
+                    fmt="o", color=colours[kind], capsize=3, label=kind)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(range(len(found)), [_count(c["table"]) for c in found])
+    ax.invert_yaxis()
+    ax.set_xlabel(f"player {found[0]['player']}'s win-share difference (pp)")
+    entries = dict(zip(*reversed(ax.get_legend_handles_labels()), strict=True))
+    legend_outside(fig, list(entries.values()), list(entries), ncols=1)
+    return save_figure(fig, summary, "paired contrasts", out / "contrasts.png").name

@@ -1,30 +1,86 @@
-"""What every report plot shares: a new figure, the title naming experiment and seed, the PNG.
+"""What every report plot shares: a figure laid out so nothing is clipped, one colour per
+name across panels, legends outside the data, the title naming experiment and what is
+shown, the PNG.
 
 Figures are made with matplotlib's object-oriented ``Figure`` and never through pyplot, so
 writing a report neither needs nor changes the session's backend: a notebook that
-imports cakesim still shows its own plots inline.
+imports cakesim still shows its own plots inline. The random seed is not in titles: it is
+in the report's "Reproduce" section beside the plot.
 """
 
 from pathlib import Path
 
+from matplotlib import colormaps
+from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+
+PALETTE = colormaps["tab10"].colors + colormaps["Dark2"].colors
+"""Distinct colours, handed out in order of first use by ``Colours``."""
+
+
+class Colours:
+    """One fixed colour per name (a variant, a strategy) across every panel of a figure."""
+
+    def __init__(self, names=()):
+        self.given: dict[str, tuple] = {}
+        for name in names:
+            self[name]
+
+    def __getitem__(self, name: str) -> tuple:
+        if name not in self.given:
+            self.given[name] = PALETTE[len(self.given) % len(PALETTE)]
+        return self.given[name]
 
 
 def new_figure(rows: int = 1, columns: int = 1, **options) -> tuple[Figure, object]:
-    """A figure with a grid of axes; layout options as in ``pyplot.subplots``."""
+    """A figure with a grid of axes; layout options as in ``pyplot.subplots``.
+
+    The constrained layout makes room for the title and for legends placed outside the
+    axes (``legend_outside``), so neither is clipped nor covers data.
+    """
     layout = {k: options.pop(k) for k in ("squeeze", "sharey", "sharex", "width_ratios",
                                           "height_ratios") if k in options}
-    fig = Figure(**options)
+    fig = Figure(layout="constrained", **options)
+    FigureCanvasAgg(fig)  # what savefig draws PNGs with; layout_problems measures on it
     return fig, fig.subplots(rows, columns, **layout)
 
 
+def legend_outside(fig: Figure, handles: list, labels: list[str], **options) -> None:
+    """One legend for the whole figure, below the panels, in as many columns as fit."""
+    columns = options.pop("ncols", min(len(labels), 4))
+    fig.legend(handles, labels, loc="outside lower center", ncols=columns, fontsize=8,
+               frameon=False, **options)
+
+
 def save_figure(fig: Figure, summary: dict, what: str, path: Path,
-                intervals: bool = True, seed: bool = True) -> Path:
-    """Title ``fig`` with the experiment, ``what`` it shows and (unless not ``seed``) the
-    seed; save it as PNG."""
+                intervals: bool = True) -> Path:
+    """Title ``fig`` with the experiment and ``what`` it shows; save it as PNG."""
     shown = f"{what}, 95 % intervals" if intervals else what
-    seeded = f" (seed {summary['seed']})" if seed else ""
-    fig.suptitle(f"{summary['title'] or summary['experiment']}: {shown}{seeded}", fontsize=10)
-    fig.tight_layout()
+    fig.suptitle(f"{summary['title'] or summary['experiment']}: {shown}", fontsize=10)
     fig.savefig(path, dpi=110)
     return path
+
+
+def layout_problems(fig: Figure) -> list[str]:
+    """Titles and legends that stick out of the figure, and legends that cover an axes'
+    data area: what a reader could not read. Empty when the figure is clean."""
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    frame = fig.bbox
+    found = []
+    texts = [(f"title {t.get_text()!r}", t) for t in fig.texts if t.get_text()]
+    texts += [(f"axes title {ax.get_title()!r}", ax.title) for ax in fig.axes
+              if ax.get_title()]
+    legends = [*fig.legends, *(ax.get_legend() for ax in fig.axes if ax.get_legend())]
+    texts += [("legend", legend) for legend in legends]
+    for name, artist in texts:
+        box = artist.get_window_extent(renderer)
+        if (box.x0 < frame.x0 - 1 or box.y0 < frame.y0 - 1 or box.x1 > frame.x1 + 1
+                or box.y1 > frame.y1 + 1):
+            found.append(f"{name} sticks out of the figure")
+    for legend in legends:
+        box = legend.get_window_extent(renderer)
+        for ax in fig.axes:
+            if ax.get_visible() and ax.has_data() and box.overlaps(ax.get_window_extent(renderer)):
+                found.append("a legend covers the data of an axes")
+    return found

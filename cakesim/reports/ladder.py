@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cakesim.engine.tables import Table
+from cakesim.reports.answer import Answer
 from cakesim.stats.intervals import z_value
 from cakesim.stats.ladder import (
     ELO_MEAN,
@@ -200,6 +201,35 @@ def headline(data: dict) -> str:
         return _headline(found[0])
     return ("Strategy ladder: " + "; ".join(f"at {_players(ladder)} players {_top(ladder)}"
                                             for ladder in found) + ".")
+
+
+def answer(data: dict, summary: dict) -> Answer:
+    """Per player count: the order of strength, and how much skill is worth: the strongest
+    strategy's share against the next and against the weakest."""
+    sentences, rows, tops = [], [], []
+    for ladder in ladders(data):
+        names, matrix, players = ladder["strategies"], ladder["win_matrix"], _players(ladder)
+        order = [r["strategy"] for r in ladder["elo"]]
+        top, nxt, last = (names.index(order[k]) for k in (0, 1, -1))
+        against = ("head to head" if players == 2
+                   else f"alone against a field of it (fair {100 / players:.1f} %)")
+        tops.append(f"{order[0]} at {players}P ({100 * matrix[top][nxt]['value']:.1f} % "
+                    f"against {order[1]}, fair {100 / players:.0f} %)")
+        sentences.append(
+            f"At {players}P the order is {' > '.join(order)}; {order[0]} wins "
+            f"{100 * matrix[top][nxt]['value']:.1f} % against {order[1]} and "
+            f"{100 * matrix[top][last]['value']:.1f} % against {order[-1]} {against}.")
+        rows += [[f"{players}P", str(rank), r["strategy"],
+                  f"{r['value']:.0f} [{r['low']:.0f}, {r['high']:.0f}]",
+                  "—" if rank == 1 else _percent(matrix[top][names.index(r["strategy"])])]
+                 for rank, r in enumerate(ladder["elo"], start=1)]
+    fits = all(ladder["fit"]["fits"] for ladder in ladders(data))
+    sentences.append("Elo ratings summarise the win matrices" + (
+        "." if fits else " only roughly: the Bradley-Terry model does not fit everywhere, "
+                         "so read the matrices below."))
+    return Answer(" ".join(sentences), "Strongest: " + "; ".join(tops) + ".",
+                  ["players", "rank", "strategy", "Elo [95 % CI]",
+                   "strongest's share against it"], rows)
 
 
 def numbers(data: dict) -> dict[str, dict]:

@@ -10,8 +10,11 @@ from cakesim.engine.contract import Game, ResultKind
 from cakesim.engine.fingerprint import files_in_force, resolved_strategy
 from cakesim.engine.project import shown_path, strict_json
 from cakesim.engine.version import __version__
-from cakesim.reports import team
-from cakesim.reports.figures import new_figure, save_figure
+from cakesim.reports import metrics, team
+from cakesim.reports.answer import Answer, answer
+from cakesim.reports.figures import Colours, legend_outside, new_figure, save_figure
+from cakesim.reports.html import write_html, write_index_html
+from cakesim.reports.metrics import plot_score_by_round, table_metrics, trajectories
 from cakesim.reports.summaries import (
     compare_first_seat,
     compare_game_metric,
@@ -58,7 +61,10 @@ def summarise(experiment, runs) -> dict:
                                     strict=True):
                 seat["verdict"] = judged
             entry |= {"seats": seats, "per_game": game_summary(run),
-                      "verdict": verdict_sentence(seats, entry["control"])}
+                      "verdict": verdict_sentence(seats, entry["control"]),
+                      "metrics": table_metrics(run, experiment.seed)}
+            if entry["headline"]:
+                entry["trajectories"] = trajectories(run)
         if seats_kind and len({s.name for s in t.strategies}) > 1:
             entry["players_by_strategy"] = player_summary(run)
         tables.append(entry)
@@ -109,35 +115,6 @@ def _same_apart_from_variant(a, b) -> bool:
     return all(theirs[k] == v for k, v in ours.items() if k in theirs)
 
 
-def headline(summary: dict) -> str:
-    """The answer in one line: the first seat's win share per table of the first strategy mix.
-
-    A variant's share follows its base table's after an arrow; each share carries its
-    verdict in a word (``disadvantaged``, ``fair``, ...; the report says by how much).
-    """
-    tables = summary["tables"]
-    primary = [t for t in tables if t["headline"]]
-    role = tables[0]["seats"][0]["name"]
-    parts = []
-    for players in sorted({t["players"] for t in primary}):
-        shares = [f"{100 * t['seats'][0]['win_share']['value']:.1f} %"
-                  + ("" if t["variant"] == summary["base_variant"]
-                     else f" with {t['variant']}")
-                  + f", {_short(t['seats'][0]['verdict'])}"
-                  for t in primary if t["players"] == players]
-        parts.append(f"{players}P (fair {100 / players:.1f} %): {' -> '.join(shares)}")
-    names = ", ".join(s["name"] for s in tables[0]["strategies"])
-    return f"{role.capitalize()}'s win share, {names} play: {'; '.join(parts)}."
-
-
-def _short(verdict: dict) -> str:
-    """A verdict in a few words: ``disadvantaged by > 1 pp``, ``fair within ±1 pp``, ..."""
-    m = f"{100 * verdict['margin']:g} pp"
-    return {"disadvantaged": f"disadvantaged by > {m}", "advantaged": f"advantaged by > {m}",
-            "fair": f"fair within ±{m}", "below": "below fair", "above": "above fair",
-            "inconclusive": "inconclusive"}[verdict["word"]]
-
-
 def write_report(experiment, runs, out: Path, command: str,
                  plan: pd.DataFrame | None = None, sections: dict | None = None) -> Path:
     """Write the whole report folder; return the path of report.md.
@@ -149,7 +126,6 @@ def write_report(experiment, runs, out: Path, command: str,
     summary = summarise(experiment, runs)
     summary["command"] = command
     seats_kind = experiment.game.result_kind is ResultKind.SEATS
-    summary["headline"] = headline(summary) if seats_kind else team.headline(summary)
     if plan is not None:
         summary["sample_size"] = {"pilot_games": experiment.plan.games,
                                   "seed": experiment.seed,
@@ -164,26 +140,38 @@ def write_report(experiment, runs, out: Path, command: str,
         rows.to_parquet(out / "results.parquet", index=False)
     if seats_kind:
         plot = plot_seat_win_share(summary, out / "seat_win_share.png")
+        rounds = plot_score_by_round(summary, out / "score_by_round.png",
+                                     experiment.game.round_name[0])
     else:
-        plot = team.plot_win_rate(summary, out / "win_rate.png")
+        plot = team.plot_win_rate(summary, out / "win_rate.png",
+                                  experiment.game.option_targets)
     extra = []
     for name, data in (sections or {}).items():
         module = experiment.analyses[name]
         summary.setdefault("sections", {})[name] = data
-        # A supplement (the skill ladder) adds to the answer; it does not replace it.
-        if not getattr(module, "SUPPLEMENT", False):
-            summary["headline"] = module.headline(data)
         extra += module.markdown(data, module.plot(data, runs, summary, out))
+    found = answer(experiment.answer, experiment.game, summary, experiment.analyses)
+    summary["answer"] = found.as_dict()
+    summary["headline"] = found.line
     (out / "summary.json").write_text(strict_json(summary))
     report = out / "report.md"
-    report.write_text(_markdown(experiment.game, summary, plot.name, extra))
+    items = experiment.game.items_markdown(summary, out)
+    report.write_text(_markdown(experiment.game, summary, plot.name, found, extra + items,
+                                rounds if seats_kind else None))
+    write_html(report)
     return report
 
 
 def plot_seat_win_share(summary: dict, path: Path) -> Path:
-    """Seat win share with 95 % error bars, one panel per player count, a bar group per table."""
+    """Seat win share with 95 % error bars, one panel per player count, a bar group per
+    table (one colour per table kind in every panel); a heat map of each seat's gap to
+    fair when a panel has more tables than bars can show."""
     counts = sorted({t["players"] for t in summary["tables"]})
-    fig, axes = new_figure(1, len(counts), figsize=(4.2 * len(counts), 3.8), squeeze=False)
+    kinds = [_kind(t) for t in summary["tables"]]
+    if max(sum(t["players"] == p for t in summary["tables"]) for p in counts) > MOST_BARS:
+        return _plot_seat_gaps(summary, counts, path)
+    colours = Colours(dict.fromkeys(kinds))
+    fig, axes = new_figure(1, len(counts), figsize=(4.2 * len(counts), 4.2), squeeze=False)
     for ax, players in zip(axes[0], counts, strict=True):
         tables = [t for t in summary["tables"] if t["players"] == players]
         width = 0.8 / len(tables)
@@ -193,33 +181,75 @@ def plot_seat_win_share(summary: dict, path: Path) -> Path:
             y = [100 * s["value"] for s in shares]
             err = [[100 * (s["value"] - s["low"]) for s in shares],
                    [100 * (s["high"] - s["value"]) for s in shares]]
-            ax.bar(x, y, width, yerr=err, capsize=3,
-                   label=t["label"].replace(f"{players}P ", "", 1), alpha=0.85)
-        ax.axhline(100 / players, color="black", linestyle="--", linewidth=1, label="fair share")
+            ax.bar(x, y, width, yerr=err, capsize=2, color=colours[_kind(t)], alpha=0.9,
+                   label=_kind(t), hatch="//" if t["control"] else None)
+        ax.axhline(100 / players, color="black", linestyle="--", linewidth=1,
+                   label="fair share")
         names = [s["name"].replace(" ", "\n", 1) for s in tables[0]["seats"]]
         ax.set_xticks(range(players), names)
         ax.set_title(f"{players} players")
         ax.set_ylabel("win share (%)")
-        ax.legend(fontsize=7, loc="lower right")
+    handles, labels = _unique_legend(axes[0])
+    legend_outside(fig, handles, labels)
     return save_figure(fig, summary, "seat win share", path)
 
 
-def _markdown(game: Game, summary: dict, plot: str, sections: list[str]) -> str:
+MOST_BARS = 6
+"""More tables than this in a panel and the seat plot becomes a heat map."""
+
+
+def _kind(table: dict) -> str:
+    """A table's label without its player count: the same kind in every panel."""
+    return table["label"].replace(f"{table['players']}P ", "", 1) + (
+        " (control)" if table["control"] else "")
+
+
+def _unique_legend(axes) -> tuple[list, list[str]]:
+    """Every panel's legend entries, each label once."""
+    entries = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            entries.setdefault(label, handle)
+    return list(entries.values()), list(entries)
+
+
+def _plot_seat_gaps(summary: dict, counts: list[int], path: Path) -> Path:
+    """Each seat's win share minus fair, in pp: a row per table, a column per seat, one
+    panel per player count."""
+    from matplotlib.colors import TwoSlopeNorm
+
+    groups = [[t for t in summary["tables"] if t["players"] == p] for p in counts]
+    tallest = max(len(g) for g in groups)
+    fig, axes = new_figure(1, len(counts), figsize=(2.2 + 1.3 * max(counts) * len(counts),
+                                                    1.2 + 0.28 * tallest), squeeze=False)
+    gaps = [[[100 * (s["win_share"]["value"] - 1 / t["players"]) for s in t["seats"]]
+             for t in g] for g in groups]
+    reach = max(abs(v) for g in gaps for row in g for v in row) or 1.0
+    norm = TwoSlopeNorm(0.0, -reach, reach)
+    for ax, g, values in zip(axes[0], groups, gaps, strict=True):
+        image = ax.imshow(values, cmap="RdBu", norm=norm, aspect="auto")
+        ax.set_yticks(range(len(g)), [_kind(t) for t in g], fontsize=7)
+        ax.set_xticks(range(g[0]["players"]), [s["name"].replace(" ", "\n", 1)
+                                                for s in g[0]["seats"]], fontsize=7)
+        for row, line in enumerate(values):
+            for column, v in enumerate(line):
+                ax.text(column, row, f"{v:+.1f}", ha="center", va="center", fontsize=6)
+        ax.set_title(f"{g[0]['players']} players")
+    fig.colorbar(image, ax=axes[0].tolist(), label="win share minus fair (pp)", shrink=0.8)
+    return save_figure(fig, summary, "seat win share minus fair", path, intervals=False)
+
+
+def _markdown(game: Game, summary: dict, plot: str, found: Answer,
+              sections: list[str], rounds: Path | None) -> str:
     lines = [f"# {summary['title'] or summary['experiment']}", ""]
     if summary["question"]:
         lines += [f"**Question.** {summary['question']}", ""]
-    lines += ["## Answer", ""]
-    if sections:
-        # The experiment's own question (a ladder, contrasts, budgets) comes first.
-        said = summary["headline"] in "\n".join(sections)
-        lines += ([] if said else [f"**{summary['headline']}**", ""]) + [
-            *sections, "## Every table", ""]
+    lines += ["## Answer", "", *found.markdown(), *sections,
+              *metrics.markdown(summary["tables"], rounds), "## Every table", ""]
     if game.result_kind is ResultKind.TEAM:
-        lines += ([] if sections else [summary["headline"], ""]) + [
-            f"![win rate]({plot})", "", *team.markdown(summary, game.report_columns)]
+        lines += [f"![win rate]({plot})", "", *team.markdown(summary, game.report_columns)]
     else:
         lines += _competitive(summary, plot)
-    lines += game.items_markdown(summary)
     if summary["skipped"]:
         lines += ["## Not run", ""] + [f"- {s}" for s in dict.fromkeys(summary["skipped"])]
         lines.append("")
@@ -333,4 +363,5 @@ def write_index(root: Path) -> Path:
                      f"{', '.join(f'{g:,}' for g in games)} |")
     index = root / "index.md"
     index.write_text("\n".join(lines) + "\n")
+    write_index_html(root)
     return index

@@ -25,6 +25,7 @@ import numpy as np
 from cakesim.engine.contract import Game, RuleSet, TableSpec
 from cakesim.engine.errors import InputError
 from cakesim.engine.tables import Table
+from cakesim.reports.answer import Answer
 from cakesim.reports.summaries import difference, first_seat_share, headline_tables
 from cakesim.reports.text import points, points_plus_minus
 from cakesim.stats.intervals import Estimate, mean_of
@@ -336,6 +337,16 @@ def numbers(data: dict) -> dict[str, dict]:
     return found
 
 
+def answer(data: dict, summary: dict) -> Answer:
+    """Skill robustness as the answer: whether the first seat's verdict holds per setting,
+    and the first seat's gap to fair per strength (``answer = "skill"``)."""
+    settings = data["settings"]
+    rows = [[strength, *[points_plus_minus(s["rows"][k]["gap"]) for s in settings]]
+            for k, strength in enumerate(data["strengths"])]
+    return Answer(" ".join([headline(data), *(s["words"] for s in settings)]), headline(data),
+                  ["strength", *[s["setting"] for s in settings]], rows)
+
+
 def markdown(data: dict, plot: str) -> list[str]:
     """The section: the verdicts in words, the plot, and each number in a table."""
     settings = data["settings"]
@@ -425,5 +436,4 @@ def plot(data: dict, runs, summary: dict, out) -> str:
         ax.set_ylabel(ylabel)
         ax.set_title(title, fontsize=9)
     axes[0][-1].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1))
-    return save_figure(fig, summary, "the first seat by player strength", out / "skill.png",
-                       seed=False).name
+    return save_figure(fig, summary, "the first seat by player strength", out / "skill.png").name

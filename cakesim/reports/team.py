@@ -10,7 +10,7 @@ from pathlib import Path
 
 from cakesim.engine.contract import ReportColumn
 from cakesim.engine.runner import TableRun
-from cakesim.reports.figures import new_figure, save_figure
+from cakesim.reports.figures import PALETTE, Colours, legend_outside, new_figure, save_figure
 from cakesim.reports.summaries import game_summary
 from cakesim.reports.text import percent, plus_minus, points
 from cakesim.stats.intervals import win_share
@@ -27,26 +27,6 @@ def table_summary(run: TableRun) -> dict:
 def _primary(table: dict) -> str:
     """A table's first option (the game's first table option, e.g. a level), or ""."""
     return next(iter(table["options"].values()), "")
-
-
-def headline(summary: dict) -> str:
-    """The answer in one line: per table option (e.g. level), the range of win rates over
-    the player counts, for the first table's variant and strategies."""
-    tables = summary["tables"]
-    first = [t for t in tables if t["variant"] == tables[0]["variant"]
-             and t["strategies"] == tables[0]["strategies"]]
-    groups = {}
-    for t in first:
-        groups.setdefault(_primary(t) or t["label"], []).append(t)
-    parts = []
-    for option, group in groups.items():
-        rates = [100 * t["win_rate"]["value"] for t in group]
-        counts = sorted({t["players"] for t in group})
-        span = f"{min(rates):.0f} %" if len(group) == 1 else (
-            f"{min(rates):.0f}-{max(rates):.0f} %")
-        players = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
-        parts.append(f"{option} {span} ({players} players)")
-    return f"Win rate, {tables[0]['variant']}: {'; '.join(parts)}."
 
 
 def markdown(summary: dict, columns: tuple[ReportColumn, ...]) -> list[str]:
@@ -74,22 +54,32 @@ def _cell(estimate: dict | None, column: ReportColumn) -> str:
     return f"{100 * estimate['value']:.1f} %" if column.share else plus_minus(estimate, 1)
 
 
-def plot_win_rate(summary: dict, path: Path) -> Path:
+def plot_win_rate(summary: dict, path: Path, targets: dict[str, float]) -> Path:
     """Win rate with 95 % error bars along the first table option (e.g. the level), a line
-    per rest of the label (other options, players, variant, strategies)."""
-    fig, ax = new_figure(figsize=(8, 4))
+    per rest of the label (other options, players, variant, strategies); the designer's
+    target per option value (``targets``, e.g. per level) as a short black bar."""
+    fig, ax = new_figure(figsize=(9, 5))
     series = {}
     for t in summary["tables"]:
         option = _primary(t)
         rest = t["label"].replace(option, "", 1).strip() if option else t["label"]
         series.setdefault(rest, []).append((option, t["win_rate"]))
-    for name, marks in series.items():
+    colours = Colours(series)
+    styles = ["-", "--", ":", "-."]
+    for k, (name, marks) in enumerate(series.items()):
         x = [p[0] for p in marks]
         y = [100 * p[1]["value"] for p in marks]
         err = [[100 * max(p[1]["value"] - p[1]["low"], 0) for p in marks],
                [100 * max(p[1]["high"] - p[1]["value"], 0) for p in marks]]
-        ax.errorbar(x, y, yerr=err, capsize=3, marker="o", label=name)
+        ax.errorbar(x, y, yerr=err, capsize=3, marker="o", markersize=3, label=name,
+                    color=colours[name], linestyle=styles[k // len(PALETTE) % len(styles)])
+    options = list(dict.fromkeys(_primary(t) for t in summary["tables"]))
+    shown = [(k, targets[o]) for k, o in enumerate(options) if o in targets]
+    for k, (position, rate) in enumerate(shown):
+        ax.hlines(100 * rate, position - 0.35, position + 0.35, color="black", linewidth=2.5,
+                  label="target win rate" if k == 0 else None, zorder=5)
     ax.set_ylabel("win rate (%)")
     ax.set_ylim(0, 100)
-    ax.legend(fontsize=7)
+    handles, labels = ax.get_legend_handles_labels()
+    legend_outside(fig, handles, labels, ncols=3 if len(labels) > 8 else min(len(labels), 4))
     return save_figure(fig, summary, "win rate", path)

@@ -65,7 +65,8 @@ def plan_table(table: TableSpec, question: Question, pilot_games: int, seed: int
     game = table.game
     variance = {}
     for duplicate in (False, True):
-        pilot = replace(table, duplicate=duplicate)
+        deals = "duplicate" if duplicate else "independent"
+        pilot = replace(table, duplicate=duplicate, label=f"pilot: {table.label}, {deals} deals")
         run = run_table(pilot, pilot_games, seed, n_jobs, min(DEFAULT_CHUNK, pilot_games),
                         keep_rows=0, progress=progress)
         variance[duplicate] = seat_variance(run.totals, game.win_units)

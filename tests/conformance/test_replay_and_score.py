@@ -21,7 +21,7 @@ def test_a_replay_is_a_pure_function_of_seed_and_game(game):
 
 
 def test_the_command_line_replays_every_game(game, capsys):
-    assert main(["replay", game.name, "--seed", "12", "--game", "3"]) == 0
+    assert main(["replay", game.name, "--seed", "12", "--index", "3"]) == 0
     assert capsys.readouterr().out.strip() == game.replay(game.load_rules(), 12, 3).strip()
 
 

@@ -31,7 +31,7 @@ def test_a_broken_rule_file_exits_2_naming_it(game, breakage, tmp_path, capsys):
     assert broken != _published(game)
     path = tmp_path / "broken.toml"
     path.write_text(broken)
-    status = main(["replay", game.name, "--seed", "1", "--game", "0", "--rules", str(path)])
+    status = main(["replay", game.name, "--seed", "1", "--index", "0", "--rules", str(path)])
     err = capsys.readouterr().err
     assert status == 2, err
     assert str(path) in err and "Traceback" not in err
@@ -39,6 +39,6 @@ def test_a_broken_rule_file_exits_2_naming_it(game, breakage, tmp_path, capsys):
 
 def test_a_missing_rule_file_exits_2_naming_it(game, tmp_path, capsys):
     path = tmp_path / "missing.toml"
-    assert main(["replay", game.name, "--seed", "1", "--game", "0", "--rules",
+    assert main(["replay", game.name, "--seed", "1", "--index", "0", "--rules",
                  str(path)]) == 2
     assert str(path) in capsys.readouterr().err

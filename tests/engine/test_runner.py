@@ -2,8 +2,10 @@
 
 import numpy as np
 import pandas as pd
+import pytest
 
-from cakesim.engine.runner import chunk_bounds, run_table
+from cakesim.engine.cache import ChunkCache
+from cakesim.engine.runner import Interrupted, RunProgress, chunk_bounds, run_table
 from tests.engine.test_cache import assert_same_totals
 from tests.games.piece_o_cake.conftest import table_of
 
@@ -40,3 +42,22 @@ def test_duplicate_deals_rotate_players_over_identical_deals():
 def test_chunks_start_on_deal_boundaries():
     assert chunk_bounds(10, 4, per_deal=3) == [(0, 3), (3, 6), (6, 9), (9, 10)]
     assert chunk_bounds(10, 4) == [(0, 4), (4, 8), (8, 10)]
+
+
+def test_a_run_counts_every_game_of_its_tables_and_the_chunks_it_keeps(tmp_path):
+    tables = [table_of(3, "base", ("greedy",)), table_of(4, "base", ("random",), duplicate=True)]
+    cache = ChunkCache(tmp_path)
+    # 101 games at 4 players on duplicate deals are 26 deals: 104 games.
+    with RunProgress(200 + 104, enabled=False) as run:
+        for table, games in zip(tables, (200, 101), strict=True):
+            run_table(table, games, seed=2, n_jobs=1, chunk_size=100, progress=False,
+                      cache=cache)
+        assert run.games == 304 and run.kept == 2 + 2
+    assert RunProgress.active() is None
+    with pytest.raises(Interrupted) as stop, RunProgress(None, enabled=False) as again:
+        run_table(tables[0], 200, seed=2, n_jobs=1, chunk_size=100, progress=False,
+                  cache=cache)
+        assert again.kept == 2
+        raise KeyboardInterrupt
+    assert stop.value.message == ("interrupted: 2 finished chunks kept; rerun the same "
+                                  "command to resume")

@@ -12,15 +12,18 @@ def test_the_index_lists_every_report_with_its_headline(tmp_path, tiny_experimen
     result = run_experiment(path, n_jobs=1, progress=False, cache=False,
                             out=tmp_path / "reports" / "tiny")
     summary = json.loads((tmp_path / "reports" / "tiny" / "summary.json").read_text())
-    share = summary["tables"][0]["seats"][0]["win_share"]["value"]
-    word = summary["tables"][0]["seats"][0]["verdict"]["word"]
-    assert summary["headline"].startswith("First waiter's win share, greedy-balanced play: 3P "
-                                          f"(fair 33.3 %): {100 * share:.1f} %, {word}")
+    gap = summary["tables"][0]["seats"][0]["verdict"]["gap"]["value"]
+    assert summary["headline"].startswith("First waiter against fair, greedy-balanced: 3P "
+                                          f"{100 * gap:+.1f} pp")
+    assert "Worst seat: " in summary["headline"]
+    assert summary["answer"]["line"] == summary["headline"]
+    assert (tmp_path / "reports" / "tiny" / "report.html").exists()
     assert summary["sample_size"]["pilot_games"] == 300
     assert len(summary["sample_size"]["seats"]) == 3 + 3 + 4 + 4
     assert "## Sample size and duplicate deals" in result.report.read_text()
     index = write_index(tmp_path / "reports").read_text()
     assert f"| [Tiny](tiny/report.md) | {summary['headline']} | 11, 600 |" in index
+    assert (tmp_path / "reports" / "index.html").exists()
 
 
 def test_plan_and_sprt_on_the_command_line(tiny_experiment, capsys):

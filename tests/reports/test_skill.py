@@ -167,7 +167,9 @@ def test_the_report_keeps_its_answer_and_adds_the_skill_section(ran):
     assert [t["label"] for t in summary["tables"]] == [
         t.label for t in experiment.tables if t.label not in experiment.section_tables]
     assert summary["verdict_family"] == 3 + 3 + 4 + 4 + 4
-    assert summary["headline"].startswith("First waiter's win share, tuned play: 3P")
+    assert summary["headline"].startswith("First waiter against fair, tuned: 3P")
+    assert f"Across player strengths: {skill.headline(summary['sections']['skill'])}" in (
+        summary["answer"]["paragraph"])
     text = result.report.read_text()
     answer, section, rest = (text.index("## Answer"), text.index("## Skill"),
                              text.index("## Every table"))

@@ -20,11 +20,6 @@ SUMMARY = {"tables": [_table("A 2P", 2, "A", 0.9), _table("A 3P", 3, "A", 0.7),
                       _table("B 2P", 2, "B", 0.4)], "comparisons": []}
 
 
-def test_the_headline_groups_tables_by_their_options():
-    assert team.headline(SUMMARY) == ("Win rate, signals: A 70-90 % (2-3 players); "
-                                      "B 40 % (2 players).")
-
-
 def test_the_markdown_shows_the_chosen_per_game_means():
     columns = (ReportColumn("score", "mean score"), ReportColumn("stuck", "lost", share=True))
     lines = team.markdown(SUMMARY, columns)

@@ -2,8 +2,9 @@
 
 Written to be read beside RULES.md section 2; speed is the kernel's job. It plays one
 game from a deal and one strategy per seat, checks that every decision a strategy makes
-is legal, and keeps a move log a person can read. Seat 0 is the first chef (and holds La
-Marianne when it is in play); seats are numbered in play order (to the chef's left).
+is legal, and keeps a move log a person can read and the score after each pizza. Seat 0
+is the first chef (and holds La Marianne when it is in play); seats are numbered in play
+order (to the chef's left).
 """
 
 import itertools
@@ -107,11 +108,14 @@ class ScoreSheet:
 
 @dataclass
 class Result:
-    """A finished game: the score sheet, the move log and the players' piles."""
+    """A finished game: the score sheet, the move log, the players' piles, the running score."""
 
     sheet: ScoreSheet
     log: list[Move]
     players: list[Player]
+    scores_by_round: tuple[tuple[int, ...], ...] = ()
+    """One row per pizza: every seat's total had the game been scored right after that
+    pizza (``Game.record_scores``); the last row is ``sheet.total``."""
 
 
 class Game:
@@ -137,6 +141,7 @@ class Game:
         self.unseen = np.array([self.r.count_of(c) for c in range(categories)], np.int16)
         self.marianne = rules.marianne
         self.log: list[Move] = []
+        self.scores_by_round: list[tuple[int, ...]] = []
 
     # The rule steps, in the order of play.
 
@@ -153,7 +158,8 @@ class Game:
                 self.take_portion(number, seat, pizza, portions, taken)
                 if self.marianne and seat == MARIANNE_HOLDER:
                     self.consider_marianne(number, seat)
-        return Result(self.score(), self.log, self.players)
+            self.record_scores()
+        return Result(self.score(), self.log, self.players, tuple(self.scores_by_round))
 
     def lay_out_pizza(self, pizza: list[Slice]) -> None:
         """The pizza is laid out as a circle of 13: everyone sees its slices."""
@@ -260,6 +266,19 @@ class Game:
                            [p.received for p in self.players],
                            [sum(s.olives for s in p.eaten) for p in self.players],
                            [len(p.eaten) for p in self.players])
+
+    def record_scores(self) -> None:
+        """Every seat's total if the game were scored now (s2 "Scoring"), after each pizza.
+
+        ``score`` only reads the piles, so it serves mid-game as it does at the end: the
+        whole end-of-game scoring applied to the piles as they stand, steals and a La
+        Marianne swap of that pizza included. The peppers, assigned only at scoring, are
+        assigned afresh for each row against the piles of that moment, so a pepper may
+        count for another kind from one row to the next; the burnt penalty can make a row
+        negative. Nothing is drawn or decided here, so recording leaves every move and
+        result as it was.
+        """
+        self.scores_by_round.append(tuple(int(t) for t in self.score().total))
 
     # What a strategy is shown: the table as arrays, in the kernel's layout.
 

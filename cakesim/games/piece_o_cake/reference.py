@@ -2,8 +2,8 @@
 
 Written to be read beside RULES.md section 1; speed is the kernel's job. It plays one
 game from a deal and one strategy per seat, checks that every decision a strategy makes
-is legal, and keeps a move log a person can read. Seat 0 is the first waiter; seats are
-numbered in play order (to the waiter's left).
+is legal, and keeps a move log a person can read and the score after each cake. Seat 0 is
+the first waiter; seats are numbered in play order (to the waiter's left).
 """
 
 from dataclasses import dataclass, field
@@ -117,7 +117,7 @@ class Move:
 
 @dataclass
 class Result:
-    """A finished game: per-seat points, split wins and the move log."""
+    """A finished game: per-seat points, split wins, the move log and the running score."""
 
     total: list[int]
     majority: list[int]
@@ -125,6 +125,9 @@ class Result:
     win_units: list[int]
     log: list[Move]
     players: list[Player]
+    scores_by_round: tuple[tuple[int, ...], ...] = ()
+    """One row per cake: every seat's total had the game been scored right after that cake
+    (``Game.record_scores``); the last row is ``total``."""
 
 
 @dataclass
@@ -155,6 +158,7 @@ class Game:
         self.chances = np.stack([chance_table(tuple(row), self.arrays["ties_score"], most)
                                  for row in self.params])
         self.log: list[Move] = []
+        self.scores_by_round: list[tuple[int, ...]] = []
         self.cut_masks = cut_table(rules.rules.slices_per_cake, rules.portion_limit)
         # The reference works out every arc's value afresh (no ``reuse_gains``), so that
         # parity also checks the kernel's reuse.
@@ -179,6 +183,7 @@ class Game:
             self.discard_leftovers(number, waiter, cake)
             if number + 1 in self.rules.bonus_after_cakes:
                 self.keep_set_aside_slice(number, waiter)
+            self.record_scores()
         return self.score()
 
     def lay_out_cake(self, stack: list[Slice]) -> Cake:
@@ -278,7 +283,18 @@ class Game:
         cream = [sum(piece.cream for piece in p.eaten) for p in self.players]
         majority, total, win_units = score_sheet(
             counts, cream, self.rules.rules.majority_value, self.arrays["ties_score"])
-        return Result(total, majority, cream, win_units, self.log, self.players)
+        return Result(total, majority, cream, win_units, self.log, self.players,
+                      tuple(self.scores_by_round))
+
+    def record_scores(self) -> None:
+        """Every seat's total if the game were scored now (s1 "Scoring"), after each cake.
+
+        ``score`` only reads the piles, so it serves mid-game as it does at the end: the
+        majorities as the face-up piles stand, plus the cream eaten so far. A set-aside
+        slice kept after a cake (compensation variant) counts in that cake's row. Nothing
+        is drawn or decided here, so recording leaves every move and result as it was.
+        """
+        self.scores_by_round.append(tuple(int(t) for t in self.score().total))
 
     # What a strategy is shown: the table as arrays, in the kernel's layout.
 

@@ -9,6 +9,8 @@ strategies, and the words for its seats (``first waiter``, who ``serves`` each `
 import dataclasses
 from typing import ClassVar
 
+import numpy as np
+
 from cakesim.engine.contract import Game, ResultKind, SeatName, Strategy, TableSpec
 from cakesim.engine.errors import InputError
 from cakesim.tuning.record import TUNED, read_tuned
@@ -20,8 +22,6 @@ class SlicingGame(Game):
     result_kind = ResultKind.SEATS
     first_seat: ClassVar[str] = "first player"
     """The name of seat 0 in the game's words, e.g. ``first waiter``."""
-    round_name: ClassVar[tuple[str, str]] = ("round", "rounds")
-    """What a seat takes charge of in turn, singular and plural (``cake``, ``cakes``)."""
     round_verb: ClassVar[str] = "leads"
     default_players = 4
     default_strategy = "greedy"
@@ -128,17 +128,35 @@ class SlicingGame(Game):
         return self.result_metrics(table, self.game_result(
             table.rules, list(table.strategies), seed, index, table.duplicate))
 
+    def score_trajectory(self, table: TableSpec, seed: int, index: int) -> np.ndarray:
+        """Every seat's score after each cake or pizza, from the reference engine."""
+        return np.array(self.game_result(table.rules, list(table.strategies), seed, index,
+                                         table.duplicate).scores_by_round)
+
     def replay(self, rules, seed: int, index: int, players: int | None = None,
                variant: str | None = None, strategy: str | None = None,
                **options: str) -> str:
         """The reference engine's move log of game ``index`` of ``seed``, as text."""
         players, variant = players or self.default_players, variant or self.variants[0]
         chosen = self.named_strategy(strategy or self.default_strategy, players, variant)
-        result = self.game_result(rules.for_table(players, variant), [chosen] * players, seed,
-                                  index, False)
-        header = (f"{self.title}: seed {seed}, game {index}, {players} players, {variant} "
-                  f"rules, {chosen.name} at every seat ({chosen.describe()})")
-        return self.format_replay(rules, result, header)
+        return self.replay_table(self.table(rules, players, [chosen] * players, variant),
+                                 seed, index)
+
+    def replay_table(self, table: TableSpec, seed: int, index: int) -> str:
+        """The move log of game ``index`` of ``seed`` at ``table``, strategies by seat."""
+        result = self.game_result(table.rules, list(table.strategies), seed, index,
+                                  table.duplicate)
+        # On duplicate deals the players move round the table from game to game.
+        rotation = index % table.games_per_deal
+        seated = [table.strategies[table.player_of_seat(seat, rotation)]
+                  for seat in range(table.players)]
+        if len(set(seated)) == 1:
+            who = f"{seated[0].name} at every seat ({seated[0].describe()})"
+        else:
+            who = "; ".join(f"seat {seat + 1}: {s.name}" for seat, s in enumerate(seated))
+        header = (f"{self.title}: seed {seed}, game {index}, {table.players} players, "
+                  f"{table.variant} rules, {who}")
+        return self.format_replay(table.rules.rules, result, header)
 
     def seat_name(self, table: TableSpec, seat: int) -> SeatName:
         """``first waiter`` who serves ``cakes 1, 5``, ``seat 2`` (``cake 2``), ..."""

@@ -23,7 +23,8 @@ from cakesim.games.speedtorte.budgets import (
     sensitivity,
     win_rate_at,
 )
-from cakesim.reports.figures import new_figure, save_figure
+from cakesim.reports.answer import Answer
+from cakesim.reports.figures import legend_outside, new_figure, save_figure
 from cakesim.reports.text import percent
 from cakesim.stats.intervals import wilson
 
@@ -130,6 +131,20 @@ def headline(data: dict) -> str:
             f"{span} where reachable.")
 
 
+def answer(data: dict, summary: dict) -> Answer:
+    """The headline in words, and per table of the main bakers the budget each target
+    needs beside the seed's budget and what it wins."""
+    targets = data["targets"]
+    rows = [[t["label"], percent(t["win_rate_without_clock"]), clock(t["seed_budget"]),
+             percent(t["win_rate_at_seed_budget"]), *[_budget(b) for b in t["budgets"]]]
+            for t in _base(data["tables"])]
+    line = headline(data)
+    return Answer(line + " A budget out of reach means even a game without a clock is won "
+                  "less often than the target.", line,
+                  ["table", "won without clock", "seed's budget", "wins at seed's budget",
+                   *[f"budget for {100 * t:g} % wins" for t in targets]], rows)
+
+
 def numbers(data: dict) -> dict[str, dict]:
     """The section's headline numbers for baselines: budgets and win rates with intervals."""
     found = {}
@@ -214,10 +229,14 @@ def plot(data: dict, runs, summary: dict, out: Path) -> str:
         ax.set_title(level)
         ax.set_xlabel("seconds to the win")
         ax.set_xlim(left=0)
+        for k, target in enumerate(data["targets"]):
+            ax.axhline(target, color="grey", linewidth=0.8,
+                       label="target win rates" if k == 0 else None)
     axes[0][0].set_ylabel("share of games won by then")
-    axes[0][0].legend(fontsize=7, title=f"dotted: seed's budget; dashed: "
-                                        f"{100 * data['targets'][-1]:g} % budget",
-                      title_fontsize=6)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    legend_outside(fig, handles, labels, title=f"dotted: seed's budget; dashed: budget for "
+                                               f"{100 * data['targets'][-1]:g} % wins",
+                   title_fontsize=7)
     return save_figure(fig, summary, f"Eilauftrag finishing times, {bakers} bakers",
                        out / "finishing_times.png", intervals=False).name
 

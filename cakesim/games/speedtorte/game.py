@@ -1,5 +1,6 @@
 """Speedtorte as the shared machinery sees it: tables, chunks, card names, replays."""
 
+from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
@@ -29,6 +30,7 @@ from cakesim.games.speedtorte.strategies import (
     parse_strategy,
     strategy_arrays,
 )
+from cakesim.games.speedtorte.tuning import DEFAULT_TARGETS
 
 REAL_TIME_METRICS = ("finish_ms", "rejected")
 SPECIAL_ORDERS, EILAUFTRAG = "special_orders", "eilauftrag"
@@ -72,6 +74,7 @@ class Speedtorte(Game):
     report_columns = (ReportColumn("score", "mean score"), ReportColumn("moves", "placements"),
                       ReportColumn("stuck", "lost: stuck", share=True),
                       ReportColumn("hands_empty", "lost: hands empty", share=True))
+    option_targets: ClassVar[dict[str, float]] = DEFAULT_TARGETS
     variants = VARIANTS
     table_options = ("level", "profile")
     option_defaults: ClassVar[dict[str, str]] = {"level": "Lehrling", "profile": "adult"}
@@ -202,13 +205,21 @@ class Speedtorte(Game):
             raise InputError("--variant", "variant", f"{variant!r} is not allowed; allowed "
                                                      f"values: {', '.join(VARIANTS)}")
         baker = named_strategy(strategy or self.default_strategy)
-        table = self.table(rules, players, [baker] * players, variant, level=level,
-                           profile=profile)
-        engine = RealTimeGame if variant_parts(variant)[2] else TurnGame
+        return self.replay_table(self.table(rules, players, [baker] * players, variant,
+                                            level=level, profile=profile), seed, index)
+
+    def replay_table(self, table: TableSpec, seed: int, index: int) -> str:
+        """The move log of game ``index`` of ``seed`` at ``table``, bakers by seat."""
+        engine = RealTimeGame if table.rules.timing is not None else TurnGame
         game = engine(table.rules, list(table.strategies), seed, index)
         result = game.play()
+        bakers = table.strategies
+        if len(set(bakers)) == 1:
+            who = f"{bakers[0].name} bakers ({bakers[0].describe()})"
+        else:
+            who = "bakers " + ", ".join(f"{seat + 1}: {b.name}" for seat, b in enumerate(bakers))
         header = (f"{self.title}: seed {seed}, game {index}, {table.rules.level.name}, "
-                  f"{players} baker(s), {variant}, {baker.name} bakers ({baker.describe()})")
+                  f"{table.players} baker(s), {table.variant}, {who}")
         return format_replay(table.rules, game, result, header)
 
     def seat_name(self, table: TableSpec, seat: int) -> SeatName:
@@ -226,13 +237,20 @@ class Speedtorte(Game):
 
         return {"budgets": budget_report, "tiers": tiers_report}
 
+    def answers(self) -> dict:
+        """``cards``: the levels' win rates, the hardest and easiest order cards and what
+        the signal modes change."""
+        from cakesim.games.speedtorte.report import cards_answer
+
+        return {"cards": cards_answer}
+
     def summarise_items(self, runs: list) -> list[dict]:
         """Per order card: fulfilled share, placements to fulfil, share of losses."""
         return report.card_summary(runs)
 
-    def items_markdown(self, summary: dict) -> list[str]:
+    def items_markdown(self, summary: dict, out: Path) -> list[str]:
         """The report's section on order cards, hardest first."""
-        return report.cards_markdown(summary)
+        return report.cards_markdown(summary, out)
 
 
 GAME = Speedtorte()

@@ -7,8 +7,12 @@ per-deal sums pooled over tables (``cakesim.engine.runner.pooled_by_deal``), wit
 delta-method interval by deal.
 """
 
+from pathlib import Path
+
 from cakesim.engine.runner import TableRun, pooled_by_deal
 from cakesim.games.speedtorte.cards import base_rate_table
+from cakesim.reports.answer import Answer, win_rate
+from cakesim.reports.figures import Colours, legend_outside, new_figure, save_figure
 from cakesim.reports.text import percent, plus_minus
 from cakesim.stats.intervals import ratio_by_deal
 
@@ -45,11 +49,45 @@ def card_summary(runs: list[TableRun]) -> list[dict]:
     return found
 
 
-def cards_markdown(summary: dict) -> list[str]:
-    """The report's section on order cards, hardest first."""
+def cards_answer(summary: dict) -> Answer:
+    """How hard each level is (the win rates), which cards are hardest and easiest, and
+    what the other signal modes change."""
+    found = win_rate(summary)
+    ranked = sorted(summary["items"], key=lambda i: i["fulfilled_share"]["value"])
+    hardest = ", ".join(f"{i['item']} ({100 * i['fulfilled_share']['value']:.0f} % "
+                        f"fulfilled: {i['text']})" for i in ranked[:3])
+    easiest = ", ".join(f"{i['item']} ({100 * i['fulfilled_share']['value']:.0f} %)"
+                        for i in ranked[-2:])
+    found.paragraph += (f" The hardest order cards, over every table: {hardest}; the easiest "
+                        f"{easiest}.")
+    return found
+
+
+def plot_cards(summary: dict, path: Path) -> Path:
+    """Every card's fulfilled share with its 95 % interval, hardest first, a colour per
+    card family."""
+    ranked = sorted(summary["items"], key=lambda i: i["fulfilled_share"]["value"])
+    colours = Colours(dict.fromkeys(i["family"] for i in ranked))
+    fig, ax = new_figure(figsize=(7.5, 1.8 + 0.16 * len(ranked)))
+    for row, i in enumerate(ranked):
+        e = i["fulfilled_share"]
+        ax.errorbar(100 * e["value"], row, xerr=[[100 * (e["value"] - e["low"])],
+                                                 [100 * (e["high"] - e["value"])]],
+                    fmt="o", markersize=3, color=colours[i["family"]], label=i["family"])
+    ax.set_yticks(range(len(ranked)), [i["item"] for i in ranked], fontsize=6)
+    ax.invert_yaxis()
+    ax.set_xlabel("share of the times a card was on display that it was fulfilled (%)")
+    entries = dict(zip(*reversed(ax.get_legend_handles_labels()), strict=True))
+    legend_outside(fig, list(entries.values()), list(entries))
+    return save_figure(fig, summary, "order cards, hardest first", path)
+
+
+def cards_markdown(summary: dict, out: Path) -> list[str]:
+    """The report's section on order cards, hardest first, with its chart."""
     if not summary.get("items"):
         return []
-    lines = ["## Order cards", "",
+    lines = ["## Order cards", "", f"![order cards]({plot_cards(summary, out / 'cards.png').name})",
+             "",
              "Over all tables: how often a card put on display was fulfilled, the "
              "placements it stayed on display until then, and the share of lost games "
              "in which it was on display at the end. Base rate: the exact chance that "

@@ -279,4 +279,4 @@ def plot(data: dict, runs, summary: dict, out: Path) -> str | None:
     axes[0][-1].legend(entries.values(), entries.keys(), loc="upper left",
                        bbox_to_anchor=(1.02, 1), fontsize=8)
     return save_figure(fig, summary, "win rate by skill tier", out / "tiers.png",
-                       intervals=False, seed=False).name
+                       intervals=False).name

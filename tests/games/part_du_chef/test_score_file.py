@@ -23,13 +23,13 @@ def _score(tmp_path, data, capsys):
 def test_scores_the_worked_example(tmp_path, capsys):
     status, out = _score(tmp_path, EXAMPLE, capsys)
     assert status == 0
-    assert json.loads(out.out) == {"scores": [41, 39], "winners": [0]}
+    assert json.loads(out.out) == {"scores": [41, 39], "winners": [1]}
 
 
 def test_a_tie_lists_every_winner(tmp_path, capsys):
     same = {"kept": {"truffe": 2}, "eaten_olives": 1, "received": 3}
     status, out = _score(tmp_path, {"players": [same, same, {"received": 1}]}, capsys)
-    assert status == 0 and json.loads(out.out) == {"scores": [15, 15, 1], "winners": [0, 1]}
+    assert status == 0 and json.loads(out.out) == {"scores": [15, 15, 1], "winners": [1, 2]}
 
 
 def _with(change):
@@ -56,7 +56,7 @@ def test_bad_input_exits_2_with_a_clear_message(tmp_path, capsys, data, message)
 
 
 def test_replay_prints_the_move_log(capsys):
-    assert main(["replay", "part-du-chef", "--seed", "1", "--game", "2", "--players", "3",
+    assert main(["replay", "part-du-chef", "--seed", "1", "--index", "2", "--players", "3",
                  "--variant", "marianne", "--strategy", "greedy-balanced"]) == 0
     text = capsys.readouterr().out
     assert text.count("\nPizza ") == 5 and "cuts 3 portions" in text

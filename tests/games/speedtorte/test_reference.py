@@ -112,7 +112,7 @@ def test_a_rush_card_missed_adds_a_card_under_the_deck():
 
 
 def test_the_replay_gives_a_reason_for_every_placement(capsys):
-    assert main(["replay", "speedtorte", "--seed", "4", "--game", "2", "--option", "level=Meister",
+    assert main(["replay", "speedtorte", "--seed", "4", "--index", "2", "--option", "level=Meister",
                  "--players", "3"]) == 0
     out = capsys.readouterr().out
     placements = [line for line in out.splitlines() if " puts " in line]
@@ -123,7 +123,7 @@ def test_the_replay_gives_a_reason_for_every_placement(capsys):
 
 
 def test_replay_rejects_an_unknown_level(capsys):
-    assert main(["replay", "speedtorte", "--seed", "1", "--game", "0",
+    assert main(["replay", "speedtorte", "--seed", "1", "--index", "0",
                  "--option", "level=Bäcker"]) == 2
     err = capsys.readouterr().err
-    assert "--option: level=Bäcker: 'Bäcker' is not allowed; allowed values: Lehrling" in err
+    assert "--option: Bäcker: 'Bäcker' is not allowed; allowed values: Lehrling" in err

@@ -1,0 +1,66 @@
+"""Table metrics from per-game rows: Balance, first-place ties, winning margin."""
+
+from types import SimpleNamespace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cakesim.reports.metrics import lead_changes, markdown, table_metrics, trajectories
+
+
+def _run(win_units: list[list[int]], totals: list[list[int]], units: int = 2):
+    games, players = np.shape(win_units)
+    rows = pd.DataFrame({"game": np.repeat(np.arange(games), players),
+                         "deal": np.repeat(np.arange(games), players),
+                         "seat": np.tile(np.arange(players), games),
+                         "win_units": np.ravel(win_units), "total": np.ravel(totals)})
+    table = SimpleNamespace(players=players, game=SimpleNamespace(win_units=units))
+    return SimpleNamespace(rows=rows.sample(frac=1, random_state=1), table=table,
+                           rows_complete=True)
+
+
+def test_ties_margin_and_balance_follow_their_definitions():
+    # Seat 0 wins games 0 and 1 alone; game 2 is a shared first place; seat 1 wins game 3.
+    run = _run([[2, 0], [2, 0], [1, 1], [0, 2]], [[9, 5], [7, 6], [4, 4], [3, 8]])
+    found = table_metrics(run, seed=1)
+    assert found["first_place_ties"]["value"] == pytest.approx(0.25)
+    assert found["winning_margin"]["value"] == pytest.approx((4 + 1 + 0 + 5) / 4)
+    # Win shares 0.625 and 0.375: the seats are 0.25 apart.
+    assert found["balance"]["value"] == pytest.approx(0.75)
+
+
+def test_the_balance_interval_covers_it_over_many_deals():
+    run = _run([[2, 0], [2, 0], [1, 1], [0, 2]] * 100, [[9, 5], [7, 6], [4, 4], [3, 8]] * 100)
+    found = table_metrics(run, seed=1)["balance"]
+    assert found["low"] < 0.75 < found["high"] and found["high"] - found["low"] < 0.3
+
+
+def test_a_table_without_rows_has_no_metrics_and_the_report_leaves_it_out():
+    run = _run([[2, 0]], [[1, 0]])
+    run.rows = run.rows.iloc[:0]
+    assert table_metrics(run, seed=1) is None
+    assert markdown([{"label": "x", "metrics": None}]) == []
+
+
+def test_lead_changes_count_a_new_sole_leader_and_ignore_shared_leads():
+    # Seat 0 leads, a tie, seat 0 again (no change), seat 1 (one), back to seat 0 (two).
+    scores = np.array([[3, 1], [3, 3], [4, 3], [4, 6], [9, 6]])
+    assert lead_changes(scores) == 2
+    assert lead_changes(np.array([[1, 1], [2, 2]])) == 0
+
+
+def test_trajectories_average_each_seat_after_each_round_by_deal():
+    paths = {0: [[1, 0], [1, 2]], 1: [[0, 1], [3, 1]]}
+
+    class Game:
+        def score_trajectory(self, table, seed, index):
+            return np.array(paths[index % 2])
+
+    table = SimpleNamespace(game=Game(), games_per_deal=2, players=2)
+    run = SimpleNamespace(table=table, seed=5, totals=SimpleNamespace(games=6))
+    found = trajectories(run, games=5)
+    assert found["games"] == 4  # whole deals only
+    assert found["lead_changes"]["value"] == pytest.approx(1.0)
+    assert found["score_by_round"][1][0]["value"] == pytest.approx(2.0)
+    assert found["score_by_round"][0][1]["value"] == pytest.approx(0.5)
