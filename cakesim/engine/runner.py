@@ -267,10 +267,15 @@ class RunProgress:
 
 
 def kernels_compiled() -> bool:
-    """Whether Numba's cache folder for this code version holds anything yet."""
+    """Whether Numba's cache folder for this code version holds a compiled game kernel.
+
+    A game's kernel lives in its ``kernel.py`` (the contract's layout); Numba names the
+    index of every cached function after its module, so ``kernel.*.nbi``. Other files
+    there (helpers compiled when a game is imported) do not spare the long compile.
+    """
     folder = os.environ.get(CACHE_ENV)
     # Without the folder cakesim chose, Numba caches beside the source: nothing to tell.
-    return folder is None or (Path(folder).is_dir() and any(Path(folder).iterdir()))
+    return folder is None or any(Path(folder).glob("*/kernel.*.nbi"))
 
 
 _compiled_at_start = kernels_compiled()

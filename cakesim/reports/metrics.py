@@ -130,12 +130,13 @@ intervals of about ±0.3 points on a mean score, in about ten seconds of plain P
 
 def trajectories(run: TableRun, games: int = TRAJECTORY_GAMES) -> dict | None:
     """Lead changes and every seat's mean score after each round, over the table's first
-    ``games`` games (whole deals) replayed by the reference engine, or ``None`` when the
-    game has no rounds scored as it goes."""
+    ``games`` games (whole deals, and at most a tenth of the table's) replayed by the
+    reference engine, or ``None`` when the game has no rounds scored as it goes."""
     table = run.table
     per = table.games_per_deal
-    count = min(games, run.totals.games) // per * per
-    if count == 0 or table.game.score_trajectory(table, run.seed, 0) is None:
+    # A tenth at most: a small run (a quick look, a test) is not slowed by plain Python.
+    count = max(min(games, run.totals.games // 10) // per, 1) * per
+    if table.game.score_trajectory(table, run.seed, 0) is None:
         return None
     scores = np.stack([table.game.score_trajectory(table, run.seed, i) for i in range(count)])
     deal = np.arange(count) // per

@@ -58,9 +58,10 @@ def test_trajectories_average_each_seat_after_each_round_by_deal():
             return np.array(paths[index % 2])
 
     table = SimpleNamespace(game=Game(), games_per_deal=2, players=2)
-    run = SimpleNamespace(table=table, seed=5, totals=SimpleNamespace(games=6))
+    run = SimpleNamespace(table=table, seed=5, totals=SimpleNamespace(games=60))
     found = trajectories(run, games=5)
     assert found["games"] == 4  # whole deals only
+    assert trajectories(run)["games"] == 6  # a tenth of the table's games
     assert found["lead_changes"]["value"] == pytest.approx(1.0)
     assert found["score_by_round"][1][0]["value"] == pytest.approx(2.0)
     assert found["score_by_round"][0][1]["value"] == pytest.approx(0.5)
