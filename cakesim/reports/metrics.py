@@ -75,8 +75,8 @@ def markdown(tables: list[dict], plot: Path | None = None) -> list[str]:
              "runner-up's, in points (0 when first place is shared). *Lead changes*: how "
              "often the lead passes to another seat from one round (cake, pizza) to the next "
              "(a shared lead keeps the last leader), counted by the reference engine on the "
-             f"first {TRAJECTORY_GAMES:,} games of each headline table (the same games the "
-             "kernel played). 95 % intervals by deal.",
+             f"first {TRAJECTORY_GAMES:,} games (at most a tenth of its games) of each "
+             "headline table, the same games the kernel played. 95 % intervals by deal.",
              "", "| table | balance | first-place ties | winning margin (points) | "
              "lead changes | games |", "|---|---|---|---|---|---|"]
     for t in shown:
