@@ -237,7 +237,8 @@ def win_rate(summary: dict) -> Answer:
                  f"({hardest['label']})."]
     sentences += _variant_changes(summary)
     line = " ".join(sentences[:2])
-    return Answer(" ".join(sentences), line, ["", *[f"{p}P" for p in counts]], rows)
+    corner = next(iter(first[0]["options"]), "table")
+    return Answer(" ".join(sentences), line, [corner, *[f"{p}P" for p in counts]], rows)
 
 
 def _variant_changes(summary: dict) -> list[str]:

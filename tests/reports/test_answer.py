@@ -98,7 +98,7 @@ def test_the_win_rate_answer_tables_levels_by_player_count_and_sums_up_variants(
                "comparisons": [{"variant": "silence", "table": "A 3P",
                                 "win_rate_difference": _estimate(-0.05, 0.02)}]}
     found = win_rate(summary)
-    assert found.header == ["", "2P", "3P"]
+    assert found.header == ["level", "2P", "3P"]
     assert found.rows[1] == ["B", "40.0 % [39.0, 41.0]", "—"]
     assert "from 90 % (A 2P) down to 40 % (B 2P)" in found.paragraph
     assert ("Silence instead of signals (team bakers) changes the win rate by -5.0 to "
