@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from cakesim.engine.contract import Game, ResultKind
-from cakesim.reports.text import percent, points
+from cakesim.reports.text import percent, points, pp
 
 SHARED = {ResultKind.SEATS: ("seat_bias",), ResultKind.TEAM: ("win_rate",)}
 """The answer kinds every game of a result kind has; the first is the default."""
@@ -87,9 +87,6 @@ def _gap(seat: dict) -> dict:
     return seat["verdict"]["gap"]
 
 
-def _pp(estimate: dict) -> str:
-    return f"{100 * estimate['value']:+.1f} pp"
-
 
 def _side(seat: dict) -> str:
     """behind, ahead, fair or unclear: a seat's verdict in one word."""
@@ -112,7 +109,7 @@ def _first_seats(tables: list[dict]) -> str:
     for t in tables:
         first = t["seats"][0]
         groups.setdefault(_side(first), []).append(
-            f"{_count(t)} ({100 * first['win_share']['value']:.1f} %, {_pp(_gap(first))})")
+            f"{_count(t)} ({100 * first['win_share']['value']:.1f} %, {pp(_gap(first))})")
     words = {"behind": "behind", "ahead": "ahead", "fair": "fair within the margin",
              "unclear": "not yet clear"}
     return ", ".join(f"{words[side]} at {_and(parts)}" for side, parts in groups.items())
@@ -147,7 +144,7 @@ def _variant_sentences(summary: dict, tables: list[dict], role: str) -> list[str
         d = c["first_seat_win_share_difference"]
         variants.setdefault(c["variant"], []).append(
             f"at {_count(changed)} from {100 * base['seats'][0]['win_share']['value']:.1f} to "
-            f"{100 * changed['seats'][0]['win_share']['value']:.1f} % ({_pp(d)}: "
+            f"{100 * changed['seats'][0]['win_share']['value']:.1f} % ({pp(d)}: "
             f"{_effect(base, changed, summary['margin'])})")
     found = [f"The {variant} variant moves the {role} {_and(parts)}."
              for variant, parts in variants.items()]
@@ -195,7 +192,7 @@ def seat_bias(summary: dict) -> Answer:
         sentences += _variant_sentences(summary, group, role)
     worst = worst_seat(summary)
     firsts = "; ".join(f"{_count(t)}{'' if t['variant'] == base else ' ' + t['variant']} "
-                       f"{_pp(_gap(t['seats'][0]))}" for t in head)
+                       f"{pp(_gap(t['seats'][0]))}" for t in head)
     line = (f"{role.capitalize()} against fair, {_strategies(head[0])}: {firsts}. {worst}")
     changes = {c["table"]: points(c["first_seat_win_share_difference"])
                for c in summary["comparisons"]}

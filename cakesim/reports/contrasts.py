@@ -14,7 +14,7 @@ import numpy as np
 from cakesim.engine.errors import InputError
 from cakesim.engine.tables import Table
 from cakesim.reports.answer import Answer
-from cakesim.reports.text import points
+from cakesim.reports.text import points, pp
 from cakesim.stats.intervals import paired_difference
 
 
@@ -93,7 +93,7 @@ def answer(data: dict, summary: dict) -> Answer:
     sentences, rows = [], []
     for (kind, against), group in groups.items():
         unclear = [c for c in group if c["win_share"]["low"] <= 0 <= c["win_share"]["high"]]
-        shifts = ", ".join(f"{_pp(c['win_share'])} at {_count(c['table'])}" for c in group)
+        shifts = ", ".join(f"{pp(c['win_share'])} at {_count(c['table'])}" for c in group)
         sentences.append(f"Player {group[0]['player']}'s win share, {kind} rather than "
                          f"{against}: {shifts}"
                          + (f" ({len(unclear)} not clearly different from 0)." if unclear
@@ -121,9 +121,6 @@ def _kind(label: str) -> str:
 def _count(label: str) -> str:
     return label.split()[0]
 
-
-def _pp(estimate: dict) -> str:
-    return f"{100 * estimate['value']:+.1f} pp"
 
 
 def numbers(data: dict) -> dict[str, dict]:
@@ -168,6 +165,5 @@ def plot(data: dict, runs, summary: dict, out) -> str:
     ax.set_yticks(range(len(found)), [_count(c["table"]) for c in found])
     ax.invert_yaxis()
     ax.set_xlabel(f"player {found[0]['player']}'s win-share difference (pp)")
-    entries = dict(zip(*reversed(ax.get_legend_handles_labels()), strict=True))
-    legend_outside(fig, list(entries.values()), list(entries), ncols=1)
+    legend_outside(fig, [ax], ncols=1)
     return save_figure(fig, summary, "paired contrasts", out / "contrasts.png").name

@@ -45,11 +45,16 @@ def new_figure(rows: int = 1, columns: int = 1, **options) -> tuple[Figure, obje
     return fig, fig.subplots(rows, columns, **layout)
 
 
-def legend_outside(fig: Figure, handles: list, labels: list[str], **options) -> None:
-    """One legend for the whole figure, below the panels, in as many columns as fit."""
-    columns = options.pop("ncols", min(len(labels), 4))
-    fig.legend(handles, labels, loc="outside lower center", ncols=columns, fontsize=8,
-               frameon=False, **options)
+def legend_outside(fig: Figure, axes, **options) -> None:
+    """One legend for the whole figure, below the panels: every entry of ``axes`` once
+    (panels repeat a name in its one colour), in as many columns as fit."""
+    entries = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            entries.setdefault(label, handle)
+    columns = options.pop("ncols", min(len(entries), 3 if len(entries) > 8 else 4))
+    fig.legend(list(entries.values()), list(entries), loc="outside lower center",
+               ncols=columns, fontsize=8, frameon=False, **options)
 
 
 def save_figure(fig: Figure, summary: dict, what: str, path: Path,

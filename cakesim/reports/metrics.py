@@ -113,9 +113,7 @@ def plot_score_by_round(summary: dict, path: Path, round_name: str) -> Path | No
         ax.set_xlabel(f"after {round_name}")
         ax.set_title(t["label"], fontsize=8)
     axes[0][0].set_ylabel("mean score")
-    entries = {label: h for ax in axes[0]
-               for h, label in zip(*ax.get_legend_handles_labels(), strict=True)}
-    legend_outside(fig, list(entries.values()), list(entries))
+    legend_outside(fig, axes[0])
     return save_figure(fig, summary, f"score after each {round_name}", path)
 
 
@@ -136,9 +134,11 @@ def trajectories(run: TableRun, games: int = TRAJECTORY_GAMES) -> dict | None:
     per = table.games_per_deal
     # A tenth at most: a small run (a quick look, a test) is not slowed by plain Python.
     count = max(min(games, run.totals.games // 10) // per, 1) * per
-    if table.game.score_trajectory(table, run.seed, 0) is None:
+    first = table.game.score_trajectory(table, run.seed, 0)
+    if first is None:
         return None
-    scores = np.stack([table.game.score_trajectory(table, run.seed, i) for i in range(count)])
+    scores = np.stack([first, *(table.game.score_trajectory(table, run.seed, i)
+                                for i in range(1, count))])
     deal = np.arange(count) // per
     changes = pd.Series([lead_changes(s) for s in scores]).groupby(deal).mean()
     by_round = [[mean_of(pd.Series(scores[:, r, seat]).groupby(deal).mean().to_numpy())

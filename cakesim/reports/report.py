@@ -189,8 +189,7 @@ def plot_seat_win_share(summary: dict, path: Path) -> Path:
         ax.set_xticks(range(players), names)
         ax.set_title(f"{players} players")
         ax.set_ylabel("win share (%)")
-    handles, labels = _unique_legend(axes[0])
-    legend_outside(fig, handles, labels)
+    legend_outside(fig, axes[0])
     return save_figure(fig, summary, "seat win share", path)
 
 
@@ -202,15 +201,6 @@ def _kind(table: dict) -> str:
     """A table's label without its player count: the same kind in every panel."""
     return table["label"].replace(f"{table['players']}P ", "", 1) + (
         " (control)" if table["control"] else "")
-
-
-def _unique_legend(axes) -> tuple[list, list[str]]:
-    """Every panel's legend entries, each label once."""
-    entries = {}
-    for ax in axes:
-        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
-            entries.setdefault(label, handle)
-    return list(entries.values()), list(entries)
 
 
 def _plot_seat_gaps(summary: dict, counts: list[int], path: Path) -> Path:

@@ -80,6 +80,5 @@ def plot_win_rate(summary: dict, path: Path, targets: dict[str, float]) -> Path:
                   label="target win rate" if k == 0 else None, zorder=5)
     ax.set_ylabel("win rate (%)")
     ax.set_ylim(0, 100)
-    handles, labels = ax.get_legend_handles_labels()
-    legend_outside(fig, handles, labels, ncols=3 if len(labels) > 8 else min(len(labels), 4))
+    legend_outside(fig, [ax])
     return save_figure(fig, summary, "win rate", path)

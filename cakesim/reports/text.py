@@ -12,6 +12,11 @@ def points(e: dict) -> str:
     return f"{100 * e['value']:+.1f} pp [{100 * e['low']:+.1f}, {100 * e['high']:+.1f}]"
 
 
+def pp(e: dict) -> str:
+    """A share difference in percentage points, without its interval: ``+1.2 pp``."""
+    return f"{100 * e['value']:+.1f} pp"
+
+
 def points_plus_minus(e: dict) -> str:
     """A share difference in percentage points, ± half its interval: ``-2.1 ± 0.8``."""
     return f"{100 * e['value']:+.1f} ± {50 * (e['high'] - e['low']):.1f}"

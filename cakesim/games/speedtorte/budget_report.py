@@ -233,8 +233,7 @@ def plot(data: dict, runs, summary: dict, out: Path) -> str:
             ax.axhline(target, color="grey", linewidth=0.8,
                        label="target win rates" if k == 0 else None)
     axes[0][0].set_ylabel("share of games won by then")
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    legend_outside(fig, handles, labels, title=f"dotted: seed's budget; dashed: budget for "
+    legend_outside(fig, [axes[0][0]], title=f"dotted: seed's budget; dashed: budget for "
                                                f"{100 * data['targets'][-1]:g} % wins",
                    title_fontsize=7)
     return save_figure(fig, summary, f"Eilauftrag finishing times, {bakers} bakers",

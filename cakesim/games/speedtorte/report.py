@@ -77,8 +77,7 @@ def plot_cards(summary: dict, path: Path) -> Path:
     ax.set_yticks(range(len(ranked)), [i["item"] for i in ranked], fontsize=6)
     ax.invert_yaxis()
     ax.set_xlabel("share of the times a card was on display that it was fulfilled (%)")
-    entries = dict(zip(*reversed(ax.get_legend_handles_labels()), strict=True))
-    legend_outside(fig, list(entries.values()), list(entries))
+    legend_outside(fig, [ax])
     return save_figure(fig, summary, "order cards, hardest first", path)
 
 
