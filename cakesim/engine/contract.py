@@ -404,6 +404,19 @@ class Game(ABC):
                **options: str) -> str:
         """The reference engine's move log of game ``index`` of ``seed``, as text."""
 
+    def replay_header(self, table: TableSpec, seed: int, index: int) -> str:
+        """A replay's first line: the game, seed, game index, players, rules and who sits
+        where (on duplicate deals the players move round the table from game to game)."""
+        rotation = index % table.games_per_deal
+        seated = [table.strategies[table.player_of_seat(seat, rotation)]
+                  for seat in range(table.players)]
+        if len(set(seated)) == 1:
+            who = f"{seated[0].name} at every seat ({seated[0].describe()})"
+        else:
+            who = "; ".join(f"seat {seat + 1}: {s.name}" for seat, s in enumerate(seated))
+        return (f"{self.title}: seed {seed}, game {index}, {table.players} players, "
+                f"{table.variant} rules, {who}")
+
     def replay_table(self, table: TableSpec, seed: int, index: int) -> str:
         """The move log of game ``index`` of ``seed`` at ``table`` (an experiment's: its
         rules, variant, options, deal mode and strategy per seat), as text: the very game

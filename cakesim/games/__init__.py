@@ -12,7 +12,8 @@ from cakesim.engine.errors import InputError
 
 GAMES = {"piece-o-cake": "cakesim.games.piece_o_cake.game",
          "speedtorte": "cakesim.games.speedtorte.game",
-         "part-du-chef": "cakesim.games.part_du_chef.game"}
+         "part-du-chef": "cakesim.games.part_du_chef.game",
+         "topp-die-torte": "cakesim.games.topp_die_torte.game"}
 
 
 def game_named(name: str) -> Game:

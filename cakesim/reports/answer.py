@@ -119,11 +119,23 @@ def _and(parts: list[str]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + f" and {parts[-1]}"
 
 
-def _effect(base: dict, changed: dict, margin: float) -> str:
-    """What a variant does to the first seat's gap: fixes, narrows, widens, over-corrects."""
+BIASED = ("disadvantaged", "advantaged", "below", "above")
+"""Verdicts of a seat clearly off its fair share (beyond the margin, or within it)."""
+
+
+def _effect(base: dict, changed: dict, difference: dict, margin: float) -> str:
+    """What a variant does to the first seat's gap, given the paired ``difference``: no
+    clear change (its interval holds 0); to a fair seat: fixes it (it was biased), still
+    fair, now fair (it was unclear); to a seat that was not biased: advantages or
+    disadvantages it; to a biased seat: over-corrects, narrows or widens the gap."""
     before, after = _gap(base["seats"][0])["value"], _gap(changed["seats"][0])["value"]
+    was = base["seats"][0]["verdict"]["word"]
+    if difference["low"] <= 0 <= difference["high"]:
+        return "no clear change"
     if changed["seats"][0]["verdict"]["word"] == "fair":
-        return "fixes it"
+        return "fixes it" if was in BIASED else "still fair" if was == "fair" else "now fair"
+    if was not in BIASED:
+        return "advantages it" if after > 0 else "disadvantages it"
     if before * after < 0 and abs(after) > margin:
         return "over-corrects"
     return "narrows the gap" if abs(after) < abs(before) else "widens the gap"
@@ -145,7 +157,7 @@ def _variant_sentences(summary: dict, tables: list[dict], role: str) -> list[str
         variants.setdefault(c["variant"], []).append(
             f"at {_count(changed)} from {100 * base['seats'][0]['win_share']['value']:.1f} to "
             f"{100 * changed['seats'][0]['win_share']['value']:.1f} % ({pp(d)}: "
-            f"{_effect(base, changed, summary['margin'])})")
+            f"{_effect(base, changed, d, summary['margin'])})")
     found = [f"The {variant} variant moves the {role} {_and(parts)}."
              for variant, parts in variants.items()]
     alone: dict[str, list[dict]] = {}

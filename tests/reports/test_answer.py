@@ -133,3 +133,24 @@ def test_an_unknown_answer_kind_names_the_key_and_the_kinds_allowed(tmp_path):
     path.write_text(text.replace('answer = "contrasts"', 'answer = "elo"'))
     with pytest.raises(InputError, match=r"answer.*'seat_bias', 'contrasts', 'skill'"):
         load_experiment(str(path))
+
+
+def _first_seat(word: str, gap: float) -> dict:
+    return {"seats": [{"verdict": {"word": word, "gap": {"value": gap}}}]}
+
+
+@pytest.mark.parametrize(("before", "after", "difference", "said"), [
+    (("disadvantaged", -0.05), ("fair", 0.0), (0.04, 0.06), "fixes it"),
+    (("fair", 0.0), ("fair", 0.004), (0.001, 0.007), "still fair"),
+    (("inconclusive", 0.006), ("fair", 0.0), (-0.009, -0.003), "now fair"),
+    (("fair", 0.0), ("advantaged", 0.14), (0.12, 0.16), "advantages it"),
+    (("fair", 0.0), ("disadvantaged", -0.02), (-0.03, -0.01), "disadvantages it"),
+    (("below", -0.016), ("advantaged", 0.036), (0.04, 0.06), "over-corrects"),
+    (("advantaged", 0.10), ("advantaged", 0.05), (-0.06, -0.04), "narrows the gap"),
+    (("fair", 0.0), ("advantaged", 0.02), (-0.01, 0.05), "no clear change"),
+])
+def test_a_variants_effect_on_the_first_seat_is_named_by_both_verdicts(before, after,
+                                                                      difference, said):
+    low, high = difference
+    assert answer._effect(_first_seat(*before), _first_seat(*after),
+                          {"low": low, "high": high}, 0.01) == said

@@ -146,17 +146,8 @@ class SlicingGame(Game):
         """The move log of game ``index`` of ``seed`` at ``table``, strategies by seat."""
         result = self.game_result(table.rules, list(table.strategies), seed, index,
                                   table.duplicate)
-        # On duplicate deals the players move round the table from game to game.
-        rotation = index % table.games_per_deal
-        seated = [table.strategies[table.player_of_seat(seat, rotation)]
-                  for seat in range(table.players)]
-        if len(set(seated)) == 1:
-            who = f"{seated[0].name} at every seat ({seated[0].describe()})"
-        else:
-            who = "; ".join(f"seat {seat + 1}: {s.name}" for seat, s in enumerate(seated))
-        header = (f"{self.title}: seed {seed}, game {index}, {table.players} players, "
-                  f"{table.variant} rules, {who}")
-        return self.format_replay(table.rules.rules, result, header)
+        return self.format_replay(table.rules.rules, result,
+                                  self.replay_header(table, seed, index))
 
     def seat_name(self, table: TableSpec, seat: int) -> SeatName:
         """``first waiter`` who serves ``cakes 1, 5``, ``seat 2`` (``cake 2``), ..."""

@@ -1,0 +1,367 @@
+"""Topp die Torte! strategies: parameter vectors and the decision functions that read them.
+
+A strategy is three small integer codes (how it drafts, how it fills jars, how it aims)
+and a float vector of weights, one row per player, so that an experiment can mix strategies at
+a table and sweep their parameters. The decision functions are compiled once and used by
+both the Numba kernel and the reference engine (which runs them as plain Python): the
+engines own the rules, a strategy only answers "what would you do?".
+
+What a player reads: its cake's top layer, its jars (``jar_mask[j]``, the colours in jar
+``j`` as bits; ``jar_count[j]``, its cubes, golden ones included), the supply, and the
+left neighbour's top layer and jars (to weigh the tile it passes on). Colours are
+``0 .. 4`` in the rule set's order; a golden cube is ``GOLDEN_CUBE``.
+
+The aim error (docs/topp_die_torte.md, "Aim by eye"): a player aims at an offset and
+misses by ``k`` slots with probability proportional to ``exp(-k^2 / (2 sigma^2))``,
+``|k| <= 2 * max_offset``, ``sigma`` its ``aim_error`` (0: never misses); the layer lands
+at the aimed offset plus the error, clamped to the allowed offsets.
+"""
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from cakesim.engine.contract import SIGNED_WEIGHT, WEIGHT
+from cakesim.engine.jit import jit_inline
+from cakesim.engine.seeding import below
+from cakesim.engine.tables import Table
+
+# Positions in a strategy's code vector, and the codes.
+DRAFT, JARS, AIM = 0, 1, 2
+RANDOM = 0
+GREEDY = 1
+CODES = {"random": RANDOM, "greedy": GREEDY}
+"""Draft and jar codes: at random, or by the weights."""
+AIMS = {"random": RANDOM, "best": GREEDY}
+"""Aim codes: at a random offset, or at the best one (by the weights)."""
+GOLDEN_CUBE = -1
+"""A golden (joker) cube where a decision takes a colour."""
+
+# Parameter positions in a strategy's float vector.
+AIM_ERROR, HEDGE, FIT_WEIGHT, EXCHANGE_WEIGHT, GOLDEN_WEIGHT, DENY_WEIGHT = range(6)
+TOP_WEIGHT, FILL_WEIGHT, SIZE_WEIGHT, EXCHANGE_THRESHOLD = range(6, 10)
+
+PARAMETERS = {
+    "aim_error": (1.0, (0.0, 5.0), "the aim error's size (sigma, in slots): 0 never misses; "
+                                   "the default is a steady but unmeasured eye"),
+    "hedge": (0.0, (0.0, 1.0), "how much the aim allows for the player's own error: 0 aims "
+                               "at the best offset, 1 at the best expected value under the "
+                               "error"),
+    "fit_weight": (1.0, WEIGHT, "value of a cube that fits a blue jar"),
+    "exchange_weight": (0.34, WEIGHT, "value of a cube that fits no blue jar (it goes to "
+                                      "the exchange jar: three make one cube)"),
+    "golden_weight": (1.0, WEIGHT, "value of a golden symbol on a tile (a golden cube at "
+                                   "the end)"),
+    "deny_weight": (0.0, WEIGHT, "weight of what the tile passed on is worth to the left "
+                                 "neighbour, subtracted from the tile kept"),
+    "top_weight": (0.0, SIGNED_WEIGHT, "value of the tile's cream width as the new top "
+                                       "layer (a wide top is easier to connect to), per "
+                                       "tile width"),
+    "fill_weight": (1.0, SIGNED_WEIGHT, "jar choice: weight of how full a jar would be "
+                                        "(positive: finish jars first; negative: spread)"),
+    "size_weight": (0.0, SIGNED_WEIGHT, "jar choice: weight of a jar's size (positive: "
+                                        "large jars and gold first; negative: small)"),
+    "exchange_threshold": (-1e6, SIGNED_WEIGHT, "with the voluntary exchange rule only: a "
+                                                "colour cube whose best jar scores below "
+                                                "this goes to the exchange jar (the default "
+                                                "is below any jar's score: never)"),
+}
+"""Every weight: its default, its allowed range and what it means."""
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A named strategy: draft, jar and aim codes and the weight vector."""
+
+    name: str
+    draft: str = "greedy"
+    jars: str = "greedy"
+    aim: str = "best"
+    weights: tuple[tuple[str, float], ...] = ()
+    """Weights that differ from the defaults, as ``(name, value)`` pairs."""
+
+    @property
+    def codes(self) -> np.ndarray:
+        """``[draft, jars, aim]`` codes as the kernel reads them."""
+        return np.array([CODES[self.draft], CODES[self.jars], AIMS[self.aim]], dtype=np.int8)
+
+    @property
+    def params(self) -> np.ndarray:
+        """The weight vector, defaults filled in, in ``PARAMETERS`` order."""
+        given = dict(self.weights)
+        return np.array([given.get(k, d) for k, (d, _, _) in PARAMETERS.items()])
+
+    def vectors(self) -> dict[str, np.ndarray]:
+        """What the kernel reads of this strategy: its codes and its parameter vector."""
+        return {"codes": self.codes, "params": self.params}
+
+    def describe(self) -> str:
+        """One line: the codes and the weights."""
+        weights = ", ".join(f"{k}={v:g}" for k, v in zip(PARAMETERS, self.params, strict=True))
+        return f"{self.draft} draft, {self.jars} jars, {self.aim} aim ({weights})"
+
+
+def parse_strategy(name: str, table: Table) -> Strategy:
+    """A ``Strategy`` from an experiment's ``[strategies.NAME]`` table."""
+    table.only(["draft", "jars", "aim", *PARAMETERS])
+    draft = table.get("draft", str, "greedy", CODES)
+    jars = table.get("jars", str, draft, CODES)
+    aim = table.get("aim", str, "random" if draft == "random" else "best", AIMS)
+    weights = table.numbers({k: span for k, (_, span, _) in PARAMETERS.items()})
+    return Strategy(name, draft, jars, aim, tuple(weights.items()))
+
+
+BUILTIN = {
+    "random": Strategy("random", "random", "random", "random"),
+    "greedy": Strategy("greedy"),
+}
+
+
+def aim_table(sigma: float, spread: int) -> np.ndarray:
+    """The aim error's probabilities for errors ``-spread .. spread`` slots, and their
+    running sums (row 1; its last entry exactly 1): a discretised normal of size ``sigma``.
+
+    Computed once per player in Python, so that the kernel and the reference draw the
+    error from the very same numbers.
+    """
+    errors = np.arange(-spread, spread + 1)
+    if sigma == 0:
+        weights = (errors == 0).astype(float)
+    else:
+        weights = np.exp(-errors.astype(float) ** 2 / (2 * sigma * sigma))
+    pmf = weights / weights.sum()
+    cdf = np.cumsum(pmf)
+    cdf[-1] = 1.0
+    return np.stack([pmf, cdf])
+
+
+def strategy_arrays(strategies: list[Strategy], max_offset: int):
+    """Per-player codes, weights and aim tables (``(P, 2, 4 * max_offset + 1)``) for the
+    kernel."""
+    return (np.stack([s.codes for s in strategies]), np.stack([s.params for s in strategies]),
+            np.stack([aim_table(float(s.params[AIM_ERROR]), 2 * max_offset)
+                      for s in strategies]))
+
+
+# Geometry --------------------------------------------------------------------------------
+@jit_inline
+def connects(rules, below_tile, tile, colour, offset):
+    """Whether ``tile``'s stripe of ``colour``, placed ``offset`` slots along, overlaps the
+    same colour's stripe of ``below_tile`` by at least ``min_overlap`` slots."""
+    low = max(rules.tile_start[tile, colour] + offset, rules.tile_start[below_tile, colour])
+    high = min(rules.tile_end[tile, colour] + offset, rules.tile_end[below_tile, colour])
+    return high - low + 1 >= rules.min_overlap
+
+
+@jit_inline
+def fits(rules, jar_mask, jar_count, j, colour, restricted):
+    """Whether a cube of ``colour`` (or golden) may go into jar ``j`` now."""
+    if jar_count[j] >= rules.capacity[j]:
+        return False
+    return colour == GOLDEN_CUBE or not restricted or (jar_mask[j] >> colour) & 1 == 0
+
+
+@jit_inline
+def cube_worth(rules, params, jar_mask, jar_count, worth):
+    """Fill ``worth[c]``: a cube of colour ``c`` is worth ``fit_weight`` if some blue jar
+    takes it now, else ``exchange_weight``."""
+    for c in range(worth.shape[0]):
+        worth[c] = params[EXCHANGE_WEIGHT]
+        for j in range(rules.capacity.shape[0]):
+            if fits(rules, jar_mask, jar_count, j, c, True):
+                worth[c] = params[FIT_WEIGHT]
+                break
+
+
+@jit_inline
+def offset_values(rules, below_tile, tile, worth, values):
+    """Fill ``values[d + max_offset]``: the worth of the cubes ``tile`` brings when laid
+    ``d`` slots along on ``below_tile`` (each connected stripe's sugar symbols)."""
+    reach = rules.max_offset
+    for i in range(2 * reach + 1):
+        total = 0.0
+        for c in range(worth.shape[0]):
+            if rules.tile_sugar[tile, c] > 0 and connects(rules, below_tile, tile, c, i - reach):
+                total += rules.tile_sugar[tile, c] * worth[c]
+        values[i] = total
+
+
+@jit_inline
+def aimed_value(values, aim, hedge, i, reach):
+    """Offset ``i``'s value, blended with its expected value under the aim error."""
+    if hedge == 0.0:
+        return values[i]
+    spread = (aim.shape[1] - 1) // 2
+    expected = 0.0
+    for k in range(aim.shape[1]):
+        landed = min(max(i + k - spread, 0), 2 * reach)
+        expected += aim[0, k] * values[landed]
+    return (1.0 - hedge) * values[i] + hedge * expected
+
+
+@jit_inline
+def best_offset(values, aim, hedge, reach):
+    """The offset index to aim at: the highest (hedged) value, ties to the offset nearest
+    0, then the left one (``0, -1, +1, -2, ...``). Returns ``(index, value)``."""
+    best, best_value = reach, -math.inf
+    for step in range(2 * reach + 1):
+        i = reach + (step + 1) // 2 * (1 if step % 2 == 0 else -1)
+        value = aimed_value(values, aim, hedge, i, reach)
+        if value > best_value:
+            best, best_value = i, value
+    return best, best_value
+
+
+@jit_inline
+def tile_width(rules, tile):
+    """The cream width of ``tile`` as a share of the tile: its stripes' slots over all."""
+    width = 0
+    for c in range(rules.tile_sugar.shape[1]):
+        width += rules.tile_end[tile, c] - rules.tile_start[tile, c] + 1
+    return width / rules.slots
+
+
+# Decisions -------------------------------------------------------------------------------
+@jit_inline
+def choose_tile(code, params, aim, rules, hand, held, top, jar_mask, jar_count, left_top,
+                left_mask, left_count, worth, values, stream):
+    """Which of the ``held`` tiles of ``hand`` to lay this round (an index into ``hand``).
+
+    Greedy: each tile's best (hedged) offset value on the player's top, plus its golden
+    symbols and its width as the new top, minus ``deny_weight`` times what the tiles it
+    passes on bring the left neighbour at their best offset. Ties: the first tile.
+    """
+    if code == RANDOM:
+        return below(stream, held)
+    reach = rules.max_offset
+    cube_worth(rules, params, jar_mask, jar_count, worth)
+    best, best_value = 0, -math.inf
+    for i in range(held):
+        offset_values(rules, top, hand[i], worth, values)
+        _, value = best_offset(values, aim, params[HEDGE], reach)
+        value += (params[GOLDEN_WEIGHT] * rules.tile_golden[hand[i]]
+                  + params[TOP_WEIGHT] * tile_width(rules, hand[i]))
+        if params[DENY_WEIGHT] != 0.0:
+            cube_worth(rules, params, left_mask, left_count, worth)
+            for other in range(held):
+                if other != i:
+                    offset_values(rules, left_top, hand[other], worth, values)
+                    _, passed = best_offset(values, aim, 0.0, reach)
+                    value -= params[DENY_WEIGHT] * passed
+            cube_worth(rules, params, jar_mask, jar_count, worth)
+        if value > best_value:
+            best, best_value = i, value
+    return best
+
+
+@jit_inline
+def choose_target(code, params, aim, rules, top, tile, jar_mask, jar_count, worth, values,
+                  stream):
+    """The offset (``-max_offset .. max_offset``) the player aims ``tile`` at: the best
+    (``best_offset``; ``code`` is the strategy's aim code) or a random one."""
+    reach = rules.max_offset
+    if code == RANDOM:
+        return below(stream, 2 * reach + 1) - reach
+    cube_worth(rules, params, jar_mask, jar_count, worth)
+    offset_values(rules, top, tile, worth, values)
+    best, _ = best_offset(values, aim, params[HEDGE], reach)
+    return best - reach
+
+
+@jit_inline
+def aim_error(aim, u):
+    """The aim error (in slots) for the uniform draw ``u``: the first running sum above it."""
+    spread = (aim.shape[1] - 1) // 2
+    for k in range(aim.shape[1]):
+        if u < aim[1, k]:
+            return k - spread
+    return spread
+
+
+@jit_inline
+def jar_score(rules, params, jar_count, j):
+    """How much the player likes putting a cube into jar ``j``."""
+    return (params[FILL_WEIGHT] * (jar_count[j] + 1) / rules.capacity[j]
+            + params[SIZE_WEIGHT] * rules.capacity[j] / rules.largest_jar)
+
+
+@jit_inline
+def choose_jar(code, params, rules, jar_mask, jar_count, colour, restricted, stream):
+    """The blue jar for a cube of ``colour`` (or golden), or -1 for the exchange jar.
+
+    Greedy: the highest ``jar_score`` among the jars the cube fits (ties: the first jar);
+    under the voluntary exchange rule a colour cube whose best score is below
+    ``exchange_threshold`` goes to the exchange jar. Random: any jar it fits, uniformly.
+    """
+    jars = rules.capacity.shape[0]
+    if code == RANDOM:
+        count = homes(rules, jar_mask, jar_count, colour, restricted)
+        if count == 0:
+            return -1
+        pick = below(stream, count)
+        for j in range(jars):
+            if fits(rules, jar_mask, jar_count, j, colour, restricted):
+                if pick == 0:
+                    return j
+                pick -= 1
+    best, best_score = -1, -math.inf
+    for j in range(jars):
+        if fits(rules, jar_mask, jar_count, j, colour, restricted):
+            score = jar_score(rules, params, jar_count, j)
+            if score > best_score:
+                best, best_score = j, score
+    if (rules.voluntary and colour != GOLDEN_CUBE and best >= 0
+            and best_score < params[EXCHANGE_THRESHOLD]):
+        return -1
+    return best
+
+
+@jit_inline
+def choose_colour(code, params, rules, jar_mask, jar_count, supply, restricted, stream):
+    """The colour of a cube of any colour (die, exchange), or -1 when no colour left in
+    the supply fits a blue jar. Greedy: the colour with the best-scoring jar it fits (ties:
+    the first colour); random: any colour that fits some jar, uniformly."""
+    best, best_score, count = -1, -math.inf, 0
+    for c in range(supply.shape[0]):
+        if supply[c] == 0:
+            continue
+        fitting = False
+        for j in range(rules.capacity.shape[0]):
+            if fits(rules, jar_mask, jar_count, j, c, restricted):
+                fitting = True
+                score = jar_score(rules, params, jar_count, j)
+                if score > best_score:
+                    best, best_score = c, score
+        count += fitting
+    if code == RANDOM and count > 0:
+        pick = below(stream, count)
+        for c in range(supply.shape[0]):
+            if supply[c] > 0 and homes(rules, jar_mask, jar_count, c, restricted) > 0:
+                if pick == 0:
+                    return c
+                pick -= 1
+    return best
+
+
+@jit_inline
+def homes(rules, jar_mask, jar_count, colour, restricted):
+    """How many blue jars a cube of ``colour`` fits now."""
+    count = 0
+    for j in range(rules.capacity.shape[0]):
+        count += fits(rules, jar_mask, jar_count, j, colour, restricted)
+    return count
+
+
+@jit_inline
+def next_cube(rules, batch, jar_mask, jar_count, restricted):
+    """Which cube of the ``batch`` (counts per colour) to place next: the colour that fits
+    the fewest blue jars (none first), ties to the first colour. Every strategy places a
+    batch in this order, so that cubes with few homes find one."""
+    best, fewest = -1, rules.capacity.shape[0] + 1
+    for c in range(batch.shape[0]):
+        if batch[c] > 0:
+            found = homes(rules, jar_mask, jar_count, c, restricted)
+            if found < fewest:
+                best, fewest = c, found
+    return best
