@@ -83,11 +83,16 @@ class TableSpec:
     options: tuple[tuple[str, str], ...] = ()
     """The game's table options in force, e.g. ``(("level", "Meister"),)``: for grouping
     tables in reports. They are already part of ``rules``, which decides the games."""
+    deal_block: int = 1
+    """Consecutive deals that share some of their chance (e.g. one tile deal for several
+    shuffles of the rest): they are one independent unit, so every interval, verdict and
+    paired difference counts them as one deal. 1: every deal stands alone."""
 
     @property
     def games_per_deal(self) -> int:
-        """Games played on each deal: P with duplicate deals, else 1."""
-        return self.players if self.duplicate else 1
+        """Games in each independent deal: P with duplicate deals, else 1, times the
+        ``deal_block``."""
+        return (self.players if self.duplicate else 1) * self.deal_block
 
     def player_of_seat(self, seat: np.ndarray, rotation: np.ndarray) -> np.ndarray:
         """The player (strategy slot) at ``seat`` in a game of ``rotation``."""
@@ -398,11 +403,16 @@ class Game(ABC):
         return [np.arange(size)]
 
     # Replays, score files and the designer's tools -------------------------------------
-    @abstractmethod
     def replay(self, rules: RuleSet, seed: int, index: int, players: int | None = None,
                variant: str | None = None, strategy: str | None = None,
                **options: str) -> str:
-        """The reference engine's move log of game ``index`` of ``seed``, as text."""
+        """The reference engine's move log of game ``index`` of ``seed``, as text: by
+        default ``replay_table`` at a table of one named strategy (the default one) at
+        every seat."""
+        players, variant = players or self.default_players, variant or self.variants[0]
+        chosen = self.named_strategy(strategy or self.default_strategy, players, variant)
+        return self.replay_table(self.table(rules, players, [chosen] * players, variant,
+                                            **options), seed, index)
 
     def replay_header(self, table: TableSpec, seed: int, index: int) -> str:
         """A replay's first line: the game, seed, game index, players, rules and who sits

@@ -130,12 +130,13 @@ def _effect(base: dict, changed: dict, difference: dict, margin: float) -> str:
     disadvantages it; to a biased seat: over-corrects, narrows or widens the gap."""
     before, after = _gap(base["seats"][0])["value"], _gap(changed["seats"][0])["value"]
     was = base["seats"][0]["verdict"]["word"]
+    # Not biased before: the paired change says which way the variant pushes the seat.
     if difference["low"] <= 0 <= difference["high"]:
         return "no clear change"
     if changed["seats"][0]["verdict"]["word"] == "fair":
         return "fixes it" if was in BIASED else "still fair" if was == "fair" else "now fair"
     if was not in BIASED:
-        return "advantages it" if after > 0 else "disadvantages it"
+        return "advantages it" if difference["value"] > 0 else "disadvantages it"
     if before * after < 0 and abs(after) > margin:
         return "over-corrects"
     return "narrows the gap" if abs(after) < abs(before) else "widens the gap"

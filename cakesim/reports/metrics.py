@@ -93,16 +93,26 @@ def markdown(tables: list[dict], plot: Path | None = None) -> list[str]:
     return lines
 
 
+ONE_ROW = 8
+"""The most score-by-round panels drawn side by side in one row."""
+PANELS_PER_ROW = 6
+
+
 def plot_score_by_round(summary: dict, path: Path, round_name: str) -> Path | None:
     """Every seat's mean score after each round, one panel per headline table, a colour
     per seat; ``None`` when no table has score trajectories."""
     shown = [t for t in summary["tables"] if t.get("trajectories")]
     if not shown:
         return None
-    fig, axes = new_figure(1, len(shown), figsize=(3.2 * len(shown) + 1, 3.6), squeeze=False,
-                           sharey=True)
+    # One row while it stays readable; more panels wrap into rows of PANELS_PER_ROW.
+    columns = len(shown) if len(shown) <= ONE_ROW else PANELS_PER_ROW
+    rows = -(-len(shown) // columns)
+    fig, axes = new_figure(rows, columns, figsize=(3.2 * columns + 1, 3.0 * rows + 0.6),
+                           squeeze=False, sharey=True)
     colours = Colours()
-    for ax, t in zip(axes[0], shown, strict=True):
+    for ax in axes.flat[len(shown):]:
+        ax.set_visible(False)
+    for ax, t in zip(axes.flat, shown, strict=False):
         rounds = t["trajectories"]["score_by_round"]
         x = np.arange(1, len(rounds) + 1)
         for seat, name in enumerate(s["name"] for s in t["seats"]):
@@ -112,8 +122,9 @@ def plot_score_by_round(summary: dict, path: Path, round_name: str) -> Path | No
         ax.set_xticks(x)
         ax.set_xlabel(f"after {round_name}")
         ax.set_title(t["label"], fontsize=8)
-    axes[0][0].set_ylabel("mean score")
-    legend_outside(fig, axes[0])
+    for row in axes:
+        row[0].set_ylabel("mean score")
+    legend_outside(fig, axes.flat[:len(shown)])
     return save_figure(fig, summary, f"score after each {round_name}", path)
 
 

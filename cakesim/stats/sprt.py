@@ -143,10 +143,10 @@ class SprtClaim:
         if not 0 <= self.seat < table.players:
             raise error("seat", f"{self.seat + 1} is out of range; {self.table!r} has seats "
                                 f"1 to {table.players}")
-        if table.duplicate:
-            raise error("table", f"{self.table!r} plays duplicate deals, whose games are "
-                                 "correlated; a sequential test needs a table with "
-                                 "independent deals")
+        if table.games_per_deal > 1:
+            raise error("table", f"{self.table!r} plays duplicate or blocked deals, whose "
+                                 "games are correlated; a sequential test needs a table "
+                                 "with independent deals")
         alternative = self.wald_test(table.players).alternative
         if not 0.0 < alternative < 1.0:
             raise error("delta", f"{self.delta:g} plus epsilon {self.epsilon:g} puts the "

@@ -148,9 +148,10 @@ def _first_seat(word: str, gap: float) -> dict:
     (("below", -0.016), ("advantaged", 0.036), (0.04, 0.06), "over-corrects"),
     (("advantaged", 0.10), ("advantaged", 0.05), (-0.06, -0.04), "narrows the gap"),
     (("fair", 0.0), ("advantaged", 0.02), (-0.01, 0.05), "no clear change"),
+    (("inconclusive", 0.006), ("inconclusive", 0.001), (-0.007, -0.003), "disadvantages it"),
 ])
 def test_a_variants_effect_on_the_first_seat_is_named_by_both_verdicts(before, after,
                                                                       difference, said):
     low, high = difference
-    assert answer._effect(_first_seat(*before), _first_seat(*after),
-                          {"low": low, "high": high}, 0.01) == said
+    shift = {"value": (low + high) / 2, "low": low, "high": high}
+    assert answer._effect(_first_seat(*before), _first_seat(*after), shift, 0.01) == said

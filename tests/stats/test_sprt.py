@@ -126,16 +126,16 @@ def test_the_sentence_says_what_was_tested():
 
 
 def test_a_duplicate_deal_table_is_refused():
-    with pytest.raises(InputError, match="--table: '4P' plays duplicate deals, whose games "
-                                         "are correlated; a sequential test needs a table "
-                                         "with independent deals"):
+    with pytest.raises(InputError, match="--table: '4P' plays duplicate or blocked deals, "
+                                         "whose games are correlated; a sequential test "
+                                         "needs a table with independent deals"):
         sequential_test(table_of(4, duplicate=True), 1, CLAIMS["deficit"])
 
 
 def test_a_claim_on_duplicate_deals_in_a_file_is_refused(tiny_experiment, capsys):
     path = str(tiny_experiment(extra="duplicate = true\n"))
     assert main(["run", path, "--no-cache"]) == 2
-    assert ("ci.sprt[0].table: '4P base greedy-balanced' plays duplicate deals"
+    assert ("ci.sprt[0].table: '4P base greedy-balanced' plays duplicate or blocked deals"
             in capsys.readouterr().err)
 
 

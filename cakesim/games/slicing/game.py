@@ -133,15 +133,6 @@ class SlicingGame(Game):
         return np.array(self.game_result(table.rules, list(table.strategies), seed, index,
                                          table.duplicate).scores_by_round)
 
-    def replay(self, rules, seed: int, index: int, players: int | None = None,
-               variant: str | None = None, strategy: str | None = None,
-               **options: str) -> str:
-        """The reference engine's move log of game ``index`` of ``seed``, as text."""
-        players, variant = players or self.default_players, variant or self.variants[0]
-        chosen = self.named_strategy(strategy or self.default_strategy, players, variant)
-        return self.replay_table(self.table(rules, players, [chosen] * players, variant),
-                                 seed, index)
-
     def replay_table(self, table: TableSpec, seed: int, index: int) -> str:
         """The move log of game ``index`` of ``seed`` at ``table``, strategies by seat."""
         result = self.game_result(table.rules, list(table.strategies), seed, index,

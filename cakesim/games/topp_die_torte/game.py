@@ -86,12 +86,14 @@ class ToppDieTorte(Game):
         names = "/".join(dict.fromkeys(s.name for s in strategies))
         table_rules = rules.for_table(players, variant)
         options: tuple[tuple[str, str], ...] = ()
+        block = 1
         if luck == "nested":
             table_rules = dataclasses.replace(table_rules, tile_repeat=luck_report.TILE_BLOCK,
                                               chip_repeat=luck_report.CHIP_BLOCK)
-            options = (luck_report.NESTED,)
+            # A tile block's deals share their tiles: one independent unit for intervals.
+            options, block = (luck_report.NESTED,), luck_report.TILE_BLOCK
         return TableSpec(self, label or f"{players}P {variant} {names}", players, variant,
-                         table_rules, tuple(strategies), duplicate, options)
+                         table_rules, tuple(strategies), duplicate, options, block)
 
     def experiment_sections(self) -> dict:
         """``[luck]``: how much skill and drafting matter against luck (``luck_report``);
@@ -171,8 +173,10 @@ class ToppDieTorte(Game):
                 | {m: int(getattr(result, m)) for m in kernel.GAME_RESULTS})
 
     def score_trajectory(self, table: TableSpec, seed: int, index: int) -> np.ndarray:
-        """Every seat's points after each layer (the last row after the end's golden cubes)."""
-        return np.array(self._result(table, seed, index).scores_by_round)
+        """Every seat's points after each layer, the last layer's row after the end's golden
+        cubes too (so that it is the final score: the end phase finishes the last layer)."""
+        rows = self._result(table, seed, index).scores_by_round
+        return np.array([*rows[:-2], rows[-1]])
 
     def bench_tables(self, rules: RuleSet) -> list[tuple[str, TableSpec]]:
         """Each built-in strategy and the tuned one at every seat, every player count."""
@@ -190,15 +194,6 @@ class ToppDieTorte(Game):
         return deal_groups(table.rules)
 
     # Replays and score files -----------------------------------------------------------
-    def replay(self, rules: RuleSet, seed: int, index: int, players: int | None = None,
-               variant: str | None = None, strategy: str | None = None,
-               **options: str) -> str:
-        """The reference engine's move log of game ``index`` of ``seed``, as text."""
-        players, variant = players or self.default_players, variant or self.variants[0]
-        chosen = self.named_strategy(strategy or self.default_strategy, players, variant)
-        return self.replay_table(self.table(rules, players, [chosen] * players, variant),
-                                 seed, index)
-
     def replay_table(self, table: TableSpec, seed: int, index: int) -> str:
         """The move log of game ``index`` of ``seed`` at ``table``, strategies by seat."""
         return format_replay(table.rules.rules, self._result(table, seed, index),

@@ -358,7 +358,7 @@ def aim(rules, seats, rotation, seat, round_index, tile, state):
 def place_layer(rules, seat, tile, offset, g, state, results):
     """Lay ``tile`` on the cake at ``offset``; for every connected stripe with sugar
     symbols take that many cubes of its colour from the supply into hand (what the supply
-    lacks is lost). Returns the number of connected stripes."""
+    lacks is lost)."""
     below_tile = state.top[seat]
     connected = 0
     for c in range(COLOURS):
@@ -374,7 +374,6 @@ def place_layer(rules, seat, tile, offset, g, state, results):
     if connected > 0 or not rules.golden_needs_connection:
         state.golden_symbols[seat] += rules.tile_golden[tile]
     state.top[seat] = tile
-    return connected
 
 
 @jit_inline
@@ -555,12 +554,28 @@ def score_game(rules, g, results):
 
 
 @jit_inline
+def first_placer(rules, round_index, players):
+    """The seat that places first in round ``round_index``: seat 0, who last ate cake, in
+    every round; with the rotating order, one seat further clockwise each round."""
+    return round_index % players if rules.rotate else 0
+
+
+@jit_inline
+def golden_cubes(rules, seats, rotation, seat, g, state, results):
+    """The end (RULES.md s4): a golden cube for every golden symbol on the finished cake,
+    into jars without the colour restriction (golden cubes are jokers); what they bring
+    about (coins, the die) is settled as in a round."""
+    state.owed_cubes[0] += state.golden_symbols[seat]
+    fill_jars(rules, seats, rotation, seat, False, g, state, results)
+
+
+@jit_inline
 def play_game(g, rules, seats, rotation, state, results):
     """Play one dealt game into output row ``g`` (RULES.md s4, round by round, then the end)."""
     players = state.held.shape[0]
     for round_index in range(rules.rounds):
         choose_tiles(rules, seats, rotation, state)
-        first = round_index % players if rules.rotate else 0
+        first = first_placer(rules, round_index, players)
         for step in range(players):
             seat = (first + step) % players
             tile = state.hand[seat, state.pick[seat]]
@@ -569,13 +584,10 @@ def play_game(g, rules, seats, rotation, state, results):
             place_layer(rules, seat, tile, offset, g, state, results)
             fill_jars(rules, seats, rotation, seat, True, g, state, results)
         pass_tiles(rules, state)
-    # The end: golden cubes for the cake's golden symbols, into jars without the colour
-    # restriction, in the last round's placement order.
-    first = (rules.rounds - 1) % players if rules.rotate else 0
+    # The end, in the last round's placement order.
+    first = first_placer(rules, rules.rounds - 1, players)
     for step in range(players):
-        seat = (first + step) % players
-        state.owed_cubes[0] += state.golden_symbols[seat]
-        fill_jars(rules, seats, rotation, seat, False, g, state, results)
+        golden_cubes(rules, seats, rotation, (first + step) % players, g, state, results)
     score_game(rules, g, results)
 
 

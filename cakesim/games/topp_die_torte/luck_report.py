@@ -91,8 +91,8 @@ def _lone_rows(runs, question: LuckQuestion, win_units: int) -> list[dict]:
 
 
 def _blocks(run) -> int:
-    """Whole tile blocks a nested table played."""
-    return run.totals.deals // TILE_BLOCK
+    """Whole tile blocks a nested table played (its runner deals: ``deal_block``)."""
+    return run.totals.deals
 
 
 def _in_words(strategy) -> str:
@@ -101,18 +101,28 @@ def _in_words(strategy) -> str:
     return words + (", random draft" if strategy.draft == "random" else "")
 
 
-def _cells(run) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Scores as ``(tile blocks, chip blocks, replicates, cells)`` with a cell per seat and
-    rotation, and each cell's seat and player: whole tile blocks only."""
+def _cells(run, measure: str = "score") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``measure`` as ``(tile blocks, chip blocks, replicates, cells)`` with a cell per
+    seat and rotation, and each cell's seat and player: whole tile blocks only.
+
+    ``score``: the points; ``lead``: the points minus the mean of the others at the table,
+    what decides who wins (a deal that brings everyone more cubes moves no lead).
+    """
     rows = run.rows
-    players, per_deal = run.table.players, run.table.games_per_deal
-    deals = int(rows["deal"].max()) + 1
-    blocks = deals // TILE_BLOCK
-    used = rows[rows["deal"] < blocks * TILE_BLOCK]
-    rotation = (used["game"].to_numpy() % per_deal)
-    cell = rotation * players + used["seat"].to_numpy()
+    players = run.table.players
+    # The kernel's deal and rotation (a runner deal is a whole tile block).
+    per_deal = players if run.table.duplicate else 1
+    game = rows["game"].to_numpy()
+    deal, rotation = game // per_deal, game % per_deal
+    value = rows["total"].to_numpy(np.float64)
+    if measure == "lead":
+        table_sum = rows.groupby("game")["total"].transform("sum").to_numpy(np.float64)
+        value = value - (table_sum - value) / (players - 1)
+    blocks = (int(deal.max()) + 1) // TILE_BLOCK
+    used = deal < blocks * TILE_BLOCK
+    cell = rotation * players + rows["seat"].to_numpy()
     scores = np.zeros((blocks * TILE_BLOCK, per_deal * players))
-    scores[used["deal"].to_numpy(), cell] = used["total"].to_numpy()
+    scores[deal[used], cell[used]] = value[used]
     cells = np.arange(per_deal * players)
     seat = cells % players
     player = (seat - cells // players) % players
@@ -146,10 +156,9 @@ def _shares(scores, seat, player) -> np.ndarray:
     return parts / parts.sum()
 
 
-def _decomposition(run, seed: int) -> dict:
-    """A nested table's variance shares with bootstrap intervals over tile blocks."""
-    scores, seat, player = _cells(run)
-    shares = _shares(scores, seat, player)
+def _split(run, seed: int, measure: str) -> dict:
+    """One measure's variance shares, with bootstrap intervals over tile blocks."""
+    scores, seat, player = _cells(run, measure)
 
     def statistic(index):
         return _shares(scores[index.astype(int)], seat, player)
@@ -158,14 +167,18 @@ def _decomposition(run, seed: int) -> dict:
                             n_resamples=RESAMPLES, method="percentile",
                             random_state=np.random.default_rng(seed))
     low, high = found.confidence_interval
-    strategies = {s.name: float(s.params[0]) for s in run.table.strategies}
+    return {source: Estimate(float(v), float(a), float(b), int(scores.shape[0])).as_dict()
+            for source, v, a, b in zip(SOURCES, _shares(scores, seat, player), low, high,
+                                       strict=True)}
+
+
+def _decomposition(run, seed: int) -> dict:
+    """A nested table's variance shares of the score and of the lead over the others."""
+    blocks = _blocks(run)
     return {"table": run.table.label, "players": run.table.players,
-            "tile_blocks": int(scores.shape[0]), "deals": int(scores.shape[0] * TILE_BLOCK),
-            "aim_errors": strategies,
-            "variance": float(np.var(scores)),
-            "shares": {source: Estimate(float(v), float(a), float(b),
-                                        int(scores.shape[0])).as_dict()
-                       for source, v, a, b in zip(SOURCES, shares, low, high, strict=True)}}
+            "tile_blocks": blocks, "deals": blocks * TILE_BLOCK,
+            "aim_errors": {s.name: float(s.params[AIM_ERROR]) for s in run.table.strategies},
+            "shares": _split(run, seed, "score"), "lead_shares": _split(run, seed, "lead")}
 
 
 def analyse(experiment, runs, question: LuckQuestion, n_jobs: int = -1) -> dict:
@@ -177,28 +190,35 @@ def analyse(experiment, runs, question: LuckQuestion, n_jobs: int = -1) -> dict:
             "nested": [_decomposition(run, experiment.seed) for run in nested]}
 
 
-def _share_words(entry: dict) -> str:
-    shares = entry["shares"]
-    return ", ".join(f"{source} {100 * shares[source]['value']:.0f} %" for source in SOURCES)
+MEASURES = {"lead_shares": "the lead over the others (points minus their mean), what "
+                            "decides who wins",
+            "shares": "the points"}
+"""The measures whose variance is split: the report leads with the first."""
+
+
+def _share_words(shares: dict) -> str:
+    ordered = sorted(SOURCES, key=lambda source: -shares[source]["value"])
+    return ", ".join(f"{source} {100 * shares[source]['value']:.0f} %" for source in ordered)
 
 
 def headline(data: dict) -> str:
-    """The largest player count's variance shares, and the strongest lone player's share."""
+    """The strongest lone player's share, and the largest player count's split of the lead."""
     parts = []
-    if data["nested"]:
-        entry = max(data["nested"], key=lambda e: e["players"])
-        parts.append(f"At {entry['players']}P the score's variance comes from "
-                     f"{_share_words(entry)}")
     if data["lone"]:
         best = max(data["lone"], key=lambda r: r["gap"]["value"])
-        parts.append(f"{best['lone']} alone among {best['field']} at {best['players']}P "
-                     f"wins {percent(best['share'])} (fair {100 * best['fair']:.0f} %)")
+        parts.append(f"{best['lone']} ({best['lone_is']}) alone among {best['field']} "
+                     f"({best['field_is']}) at {best['players']}P wins "
+                     f"{percent(best['share'])} (fair {100 * best['fair']:.0f} %)")
+    if data["nested"]:
+        entry = max(data["nested"], key=lambda e: e["players"])
+        parts.append(f"at {entry['players']}P the lead over the others varies by "
+                     f"{_share_words(entry['lead_shares'])}")
     return "; ".join(parts) + "."
 
 
 def answer(data: dict, summary: dict) -> Answer:
-    """Skill's and drafting's worth in win share, then where the score's spread comes from,
-    largest source first."""
+    """Skill's and drafting's worth in win share, then where the spread of the lead and of
+    the points comes from, largest source first."""
     sentences, rows = [], []
     for row in data["lone"]:
         rows.append([row["table"], f"{row['players']}P", percent(row["share"]),
@@ -213,12 +233,15 @@ def answer(data: dict, summary: dict) -> Answer:
                 f"{100 * r['share']['value']:.1f} % at {r['players']}P "
                 f"({points(r['gap'])} against the fair share)" for r in group) + ".")
     for entry in data["nested"]:
-        shares = entry["shares"]
-        ordered = sorted(SOURCES, key=lambda source: -shares[source]["value"])
-        sentences.append(f"Of the score's variance at {entry['players']}P (players of aim "
-                         f"errors {', '.join(f'{v:g}' for v in entry['aim_errors'].values())}"
-                         f"): " + ", ".join(f"{source} {percent(shares[source])}"
-                                            for source in ordered) + ".")
+        aims = ", ".join(f"{v:g}" for v in entry["aim_errors"].values())
+        sentences.append(f"At {entry['players']}P (aim errors {aims}), of the variance of "
+                         + "; of ".join(f"{words}: " + ", ".join(
+                             f"{source} {percent(entry[key][source])}" for source in sorted(
+                                 SOURCES, key=lambda source: -entry[key][source]["value"]))
+                             for key, words in MEASURES.items()) + ".")
+    if data["nested"]:
+        sentences.append("Skill's share is that of these players' aim errors: a table of "
+                         "closer (wider) skills gives it less (more).")
     return Answer(" ".join(sentences), headline(data),
                   ["table", "players", "lone player's win share", "fair", "against fair"],
                   rows)
@@ -228,8 +251,9 @@ def numbers(data: dict) -> dict[str, dict]:
     """The lone players' shares and the variance shares, for baselines."""
     found = {f"{r['table']} | lone win share": r["share"] for r in data["lone"]}
     for entry in data["nested"]:
-        for source in SOURCES:
-            found[f"{entry['table']} | {source} share"] = entry["shares"][source]
+        for key in MEASURES:
+            for source in SOURCES:
+                found[f"{entry['table']} | {source} {key}"] = entry[key][source]
     return found
 
 
@@ -244,44 +268,50 @@ def markdown(data: dict, plot: str) -> list[str]:
                   "intervals over deals.", "",
                   "| table | lone | field | win share | fair | against fair | deals |",
                   "|---|---|---|---|---|---|---|"]
-        lines += [f"| {r['table']} | {r['lone']} | {r['field']} | {percent(r['share'])} | "
-                  f"{100 * r['fair']:.0f} % | {points(r['gap'])} | {r['deals']:,} |"
-                  for r in data["lone"]]
+        lines += [f"| {r['table']} | {r['lone']} ({r['lone_is']}) | {r['field']} "
+                  f"({r['field_is']}) | {percent(r['share'])} | {100 * r['fair']:.0f} % | "
+                  f"{points(r['gap'])} | {r['deals']:,} |" for r in data["lone"]]
         lines.append("")
     if data["nested"]:
-        lines += [f"Where a player's score varies from game to game: nested deals (tiles "
+        lines += [f"Where a player's result varies from game to game: nested deals (tiles "
                   f"dealt once per {TILE_BLOCK} deals, chips shuffled once per "
                   f"{CHIP_BLOCK}, aim errors and die rolls new every deal), split by the "
-                  "method of moments; *skill* is the spread of the players' mean scores "
-                  "(their aim errors differ), *seat* that of the seats' (placement "
-                  "order). 95 % bootstrap intervals over tile blocks.", "",
-                  "| table | aim errors | " + " | ".join(SOURCES) + " | tile blocks |",
-                  "|---|---|" + "---|" * len(SOURCES) + "---|"]
-        for e in data["nested"]:
-            aims = ", ".join(f"{n} {v:g}" for n, v in e["aim_errors"].items())
-            lines.append(f"| {e['table']} | {aims} | "
-                         + " | ".join(percent(e["shares"][s]) for s in SOURCES)
-                         + f" | {e['tile_blocks']:,} |")
-        lines.append("")
+                  "method of moments; *skill* is the spread of the players' means (their "
+                  "aim errors differ), *seat* that of the seats' (placement order). The "
+                  "shares are of the sum of these parts (what the nesting cannot separate, "
+                  "such as a player's luck with one deal, counts in *aim and die*). 95 % "
+                  "bootstrap intervals over tile blocks.", ""]
+        for key, words in MEASURES.items():
+            lines += [f"Of {words}:", "",
+                      "| table | aim errors | " + " | ".join(SOURCES) + " | tile blocks |",
+                      "|---|---|" + "---|" * len(SOURCES) + "---|"]
+            for e in data["nested"]:
+                aims = ", ".join(f"{n} {v:g}" for n, v in e["aim_errors"].items())
+                lines.append(f"| {e['table']} | {aims} | "
+                             + " | ".join(percent(e[key][s]) for s in SOURCES)
+                             + f" | {e['tile_blocks']:,} |")
+            lines.append("")
     return lines
 
 
 def plot(data: dict, runs, summary: dict, out):
-    """Stacked bars: each nested table's variance shares."""
+    """Stacked bars, a panel per measure: each nested table's variance shares."""
     from cakesim.reports.figures import PALETTE, legend_outside, new_figure, save_figure
 
     if not data["nested"]:
         return None
-    fig, ax = new_figure(figsize=(7, 3.6))
+    fig, axes = new_figure(1, len(MEASURES), figsize=(10, 3.8), squeeze=False, sharey=True)
     labels = [f"{e['players']}P" for e in data["nested"]]
-    bottom = np.zeros(len(labels))
-    for index, source in enumerate(SOURCES):
-        values = np.array([e["shares"][source]["value"] for e in data["nested"]])
-        ax.bar(labels, 100 * values, bottom=100 * bottom, label=source,
-               color=PALETTE[index % len(PALETTE)])
-        bottom += values
-    ax.set_ylabel("share of the score's variance (%)")
-    ax.set_ylim(0, 100)
-    legend_outside(fig, [ax])
-    return save_figure(fig, summary, "where the score's variance comes from",
-                       out / "luck.png", intervals=False).name
+    for ax, (key, words) in zip(axes[0], MEASURES.items(), strict=True):
+        bottom = np.zeros(len(labels))
+        for index, source in enumerate(SOURCES):
+            values = np.array([e[key][source]["value"] for e in data["nested"]])
+            ax.bar(labels, 100 * values, bottom=100 * bottom, label=source,
+                   color=PALETTE[index % len(PALETTE)])
+            bottom += values
+        ax.set_title(words.split(",")[0], fontsize=9)
+        ax.set_ylim(0, 100)
+    axes[0][0].set_ylabel("share of the variance (%)")
+    legend_outside(fig, list(axes[0]))
+    return save_figure(fig, summary, "where the spread comes from", out / "luck.png",
+                       intervals=False).name

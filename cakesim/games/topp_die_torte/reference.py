@@ -264,11 +264,8 @@ class Game:
         self.table = table
         self.r = table.rules
         self.players_count = table.players
-        data = kernel.rule_data(table.arrays)
-        # What the decision functions read (the kernel's RuleData). The voluntary exchange
-        # needs an exchange jar: without one there is nowhere to put a cube that fits.
-        self.rule_data = data._replace(
-            voluntary=self.r.exchange_rule == "voluntary" and table.exchange_jar)
+        # What the decision functions read (the kernel's RuleData).
+        self.rule_data = kernel.rule_data(table.arrays)
         self.plate = len(self.r.tile_ids)
         self.codes, self.params, self.aim_tables = strategy_arrays(seats, self.r.max_offset)
         self.deal = deal

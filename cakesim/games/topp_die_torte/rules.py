@@ -336,8 +336,9 @@ def parse_rules(data: dict, source: str, tile_rows: list[dict[str, str]],
               "placement", "cubes", "jars", "chips", "die", "variants"])
     players = top.sub("players")
     players.only(["min", "max"])
-    min_players = players.int_in("min", 2, 8)
-    max_players = players.int_in("max", min_players, 8)
+    # RULES.md: 2 to 4 players (the kernel's win units split among at most 4).
+    min_players = players.int_in("min", 2, 4)
+    max_players = players.int_in("max", min_players, 4)
     rounds = top.int_in("rounds", 1, 20)
     face_up = top.int_in("face_up", 1, rounds)
 

@@ -1,5 +1,7 @@
 """The ``[luck]`` section's variance split recovers known components from synthetic scores."""
 
+from types import SimpleNamespace
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -11,6 +13,7 @@ from cakesim.games.topp_die_torte.luck_report import CHIP_BLOCK, SOURCES, TILE_B
 class _Table:
     def __init__(self, players: int):
         self.players = players
+        self.duplicate = True
         self.games_per_deal = players
         self.label = f"{players}P mixed skill"
         self.options = (luck_report.NESTED,)
@@ -24,6 +27,7 @@ class _Run:
         self.table = _Table(players)
         self.rows = rows
         self.rows_complete = True
+        self.totals = SimpleNamespace(deals=(rows["deal"].max() + 1) // TILE_BLOCK)
 
 
 def synthetic_run(blocks: int, sd: dict[str, float], player_means: list[float],
@@ -67,3 +71,21 @@ def test_a_source_without_effect_gets_no_share_and_the_interval_covers_the_truth
     for source in ("chips", "aim and die"):
         assert found[source]["low"] <= truth <= found[source]["high"]
     assert sum(found[s]["value"] for s in SOURCES) == pytest.approx(1.0)
+
+
+def test_luck_every_player_shares_moves_the_points_but_not_the_lead():
+    """A deal that brings every seat the same extra points changes nobody's lead."""
+    rng = np.random.default_rng(5)
+    players, blocks = 3, 60
+    deals = blocks * TILE_BLOCK
+    common = np.repeat(rng.normal(0, 3.0, blocks), TILE_BLOCK)
+    records = []
+    for deal in range(deals):
+        for rotation in range(players):
+            for seat in range(players):
+                total = 10 + common[deal] + rng.normal(0, 1.0)
+                records.append((deal * players + rotation, deal, seat, total))
+    run = _Run(players, pd.DataFrame(records, columns=["game", "deal", "seat", "total"]))
+    found = luck_report._decomposition(run, seed=1)
+    assert found["shares"]["tiles"]["value"] > 0.8
+    assert found["lead_shares"]["tiles"]["value"] < 0.05
