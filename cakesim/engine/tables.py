@@ -102,6 +102,13 @@ class Table:
                 raise self.error(name, f"{_shown(value)} is not allowed; {allowed}")
         return values
 
+    def list_between(self, name: str, low: int, high: int) -> list:
+        """A list ``name`` of ``low`` to ``high`` entries (e.g. one per player)."""
+        values = self.get(name, list)
+        if not low <= len(values) <= high:
+            raise self.error(name, f"{len(values)} {name}; allowed: {low} to {high}")
+        return values
+
     def sub(self, name: str, default: Any = ...) -> "Table":
         """The sub-table ``name``."""
         return Table(self.get(name, dict, default), self.source, self.key(name))

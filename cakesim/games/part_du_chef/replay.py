@@ -77,10 +77,7 @@ def score_file(rules: RuleSet, path: str | Path) -> dict:
     source = str(path)
     top = Table(read_json(path, "score"), source)
     top.only(["players"])
-    entries = top.get("players", list)
-    if not rules.min_players <= len(entries) <= rules.max_players:
-        raise top.error("players", f"{len(entries)} players; allowed: {rules.min_players} "
-                                   f"to {rules.max_players}")
+    entries = top.list_between("players", rules.min_players, rules.max_players)
     categories = rules.categories
     box = [rules.count_of(c) for c in range(len(categories))]
     olives_in_box = sum(rules.slice_olives)

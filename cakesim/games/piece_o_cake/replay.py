@@ -61,10 +61,7 @@ def score_file(rules: RuleSet, path: str | Path) -> dict:
     top = Table(read_json(path, "score"), source)
     top.only(["players", "tie_rule"])
     tie_rule = top.get("tie_rule", str, rules.tie_rule, TIE_RULES)
-    entries = top.get("players", list)
-    if not rules.min_players <= len(entries) <= rules.max_players:
-        raise top.error("players", f"{len(entries)} players; allowed: {rules.min_players} "
-                                   f"to {rules.max_players}")
+    entries = top.list_between("players", rules.min_players, rules.max_players)
     box = [rules.slice_kind.count(k) for k in range(len(rules.kinds))]
     used = [0] * len(rules.kinds)
     collected, cream = [], []

@@ -19,6 +19,7 @@ from cakesim.games.topp_die_torte.rules import (
     METALS,
     STAR,
     RuleSet,
+    most_stars,
 )
 from cakesim.games.topp_die_torte.strategies import GOLDEN_CUBE
 
@@ -156,12 +157,8 @@ def score_file(rules: RuleSet, path: str | Path) -> dict:
     source = str(path)
     top = Table(read_json(path, "score"), source)
     top.only(["players"])
-    entries = top.get("players", list)
-    if not rules.min_players <= len(entries) <= rules.max_players:
-        raise top.error("players", f"{len(entries)} players; allowed: {rules.min_players} "
-                                   f"to {rules.max_players}")
-    star_faces = [a for k, a in zip(rules.die_kind, rules.die_amount, strict=True) if k == STAR]
-    most_stars = max(star_faces or [0]) * len(rules.chip_values[METALS.index("gold")])
+    entries = top.list_between("players", rules.min_players, rules.max_players)
+    stars_at_most = most_stars(rules.die_kind, rules.die_amount, rules.chip_values)
     chips, stars = [], []
     for index, entry in enumerate(entries):
         player = Table(entry, source, f"players[{index}]")
@@ -169,7 +166,7 @@ def score_file(rules: RuleSet, path: str | Path) -> dict:
         piles = player.sub("chips", {})
         piles.only(METALS)
         chips.append({metal: _chip_values(rules, piles, metal) for metal in METALS})
-        stars.append(player.int_in("stars", 0, most_stars, 0))
+        stars.append(player.int_in("stars", 0, stars_at_most, 0))
     for m, metal in enumerate(METALS):
         for value in sorted(set(rules.chip_values[m])):
             used = sum(row[metal].count(value) for row in chips)

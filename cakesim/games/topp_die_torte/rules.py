@@ -328,6 +328,13 @@ def _face(table: Table, index: int, text) -> tuple[int, int]:
     return FACE_KINDS.index(kind), int(amount)
 
 
+def most_stars(die_kind, die_amount, chip_values) -> int:
+    """The most stars a player can gain in a game: the largest star face, once per gold
+    chip (only a gold chip rolls the die)."""
+    faces = [a for k, a in zip(die_kind, die_amount, strict=True) if k == STAR]
+    return max(faces or [0]) * len(chip_values[GOLD])
+
+
 def parse_rules(data: dict, source: str, tile_rows: list[dict[str, str]],
                 tile_source: str) -> RuleSet:
     """Validate a parsed rule-set table and its tile rows into a ``RuleSet``."""
@@ -409,12 +416,11 @@ def parse_rules(data: dict, source: str, tile_rows: list[dict[str, str]],
     if len(scarce) != 5:
         raise variants.error("scarce_supply", f"lists {len(scarce)} counts; allowed: 5")
 
-    largest_star = max([a for k, a in zip(kinds, amounts, strict=True) if k == STAR] or [0])
     check_score_fits(top, "chips", f"every chip ({sum(map(sum, chip_values))}) + "
-                                   f"{star_points} x {largest_star} stars per gold chip "
-                                   f"({len(chip_values[GOLD])})",
+                                   f"{star_points} x the most stars, "
+                                   f"{most_stars(kinds, amounts, chip_values)}",
                      sum(map(sum, chip_values))
-                     + star_points * largest_star * len(chip_values[GOLD]))
+                     + star_points * most_stars(kinds, amounts, chip_values))
 
     return RuleSet(
         name=top.get("name", str, "Topp die Torte!"), colours=colours, letters=letters,
