@@ -45,6 +45,9 @@ def test_score_an_end_position(tmp_path, capsys):
     ({"players": [{"collected": {"plum": 2}}, {"eaten": {"plum": 2}}]}, "but the game has 3"),
     ({"players": [{}]}, "1 players; allowed: 2 to 5"),
     ({"players": [{}, {}], "tie_rule": "half"}, "allowed values: 'full', 'none'"),
+    ({"players": [{"joker": "kiwi"}, {}]}, "players[0].joker: stands on kiwi, but this player"),
+    ({"players": [{"joker": "eaten"}, {"joker": "plum", "collected": {"plum": 1}}]},
+     "players[1].joker: the game has one joker"),
     ("{not json", "not valid JSON"),
 ])
 def test_score_rejects_bad_input(tmp_path, capsys, content, message):
@@ -80,7 +83,7 @@ enabled = false
     ('players = [3, 5]', 'players = [3, 7]', "tables[0].players: 7 is not allowed"),
     ('seats = "greedy"', 'seats = "clever"', "unknown strategy 'clever'"),
     ('chooser = "greedy"', 'chooser = "greedy"\neat_weight = -1', "allowed: 0 to 1000000"),
-    ('variant = ["base", "compensation"]', 'variant = "joker"', "allowed values: base"),
+    ('variant = ["base", "compensation"]', 'variant = "marianne"', "allowed values: base"),
     ('players = [3, 5]\nvariant = ["base", "compensation"]',
      'players = 5\nvariant = "compensation"',
      "tables: every table was skipped: 5 players: no compensation variant"),
@@ -118,8 +121,8 @@ def test_replay_prints_a_readable_game():
 
 @pytest.mark.parametrize(("argv", "message"), [
     (["tune", "piece-o-cake", "--players", "9"], "--players: players: 9 is not allowed"),
-    (["tune", "piece-o-cake", "--players", "2", "--variant", "joker"],
-     "--variant: joker: not played at 2 players; allowed: base"),
+    (["tune", "piece-o-cake", "--players", "2", "--variant", "compensation"],
+     "--variant: compensation: not played at 2 players; allowed: base, joker, 2-rounds"),
     (["exploit", "part-du-chef", "--players", "2", "--strategy", "cheater"],
      "strategy: cheater: unknown strategy; built in: random"),
     (["tune", "piece-o-cake", "--players", "2", "3", "--out", "both.toml"],

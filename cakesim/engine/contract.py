@@ -326,6 +326,11 @@ class Game(ABC):
     variant's (a variant whose decisions the base game already has, e.g. one more slice
     to choose)."""
 
+    def tuning_start(self, players: int, variant: str) -> tuple[Strategy, dict[str, tuple]]:
+        """The strategy a tuning at ``players`` and ``variant`` starts from and the weights
+        it searches: by default ``tuning_base`` and ``tuning_box``, in every variant."""
+        return self.named_strategy(self.tuning_base, players), self.tuning_box
+
     def weights_of(self, strategy: Strategy) -> dict[str, float]:
         """Every weight of ``strategy`` by name, defaults filled in."""
         raise InputError("tune", self.name, "this game's strategies have no weights to tune")

@@ -28,10 +28,11 @@ NTBEA, which TAG uses, is made for small discrete grids of parameters; ours are
 continuous. Each generation draws new deals, so no strategy is fitted to a few deals.
 
 The search runs in a unit box, weight ``w`` at ``low + x * (high - low)``
-(``Game.tuning_box``). A tuning is a pure function of its seed: the deals come from
-seeds derived from it, and CMA-ES draws from NumPy's global generator, whose state is
-saved in every checkpoint and restored around each draw, so an interrupted tuning
-restarted from its checkpoint continues exactly as if it had not stopped.
+(``Game.tuning_start``: by default ``Game.tuning_box``). A tuning is a pure function of
+its seed: the deals come from seeds derived from it, and CMA-ES draws from NumPy's
+global generator, whose state is saved in every checkpoint and restored around each
+draw, so an interrupted tuning restarted from its checkpoint continues exactly as if it
+had not stopped.
 """
 
 import os
@@ -81,12 +82,14 @@ class Space:
 
     arena: Arena
     base: Strategy
+    box: dict[str, tuple[float, float]] | None = None
+    """The weights searched, each in ``(low, high)``; ``None``: the game's ``tuning_box``."""
     names: tuple[str, ...] = field(init=False)
     low: np.ndarray = field(init=False)
     high: np.ndarray = field(init=False)
 
     def __post_init__(self):
-        box = self.arena.game.tuning_box
+        box = self.box if self.box is not None else self.arena.game.tuning_box
         self.names = tuple(box)
         self.low = np.array([box[n][0] for n in self.names])
         self.high = np.array([box[n][1] for n in self.names])
@@ -270,12 +273,12 @@ def most_robust(arena: Arena, champions: list[Member], members: list[Member], se
 
 def tune(arena: Arena, budget: Budget, seed: int, n_jobs: int = -1, progress: bool = True,
          cache: Path | None = None) -> Outcome:
-    """Tune the game's ``tuning_base`` strategy at ``arena`` by self-play (see the module)."""
+    """Tune the game's strategy at ``arena`` by self-play (see the module), from the
+    strategy and over the weights of ``Game.tuning_start``."""
     game = arena.game
-    base = game.named_strategy(game.tuning_base, arena.players)
-    space = Space(arena, base)
-    settings = {"seed": seed, "budget": vars(budget), "box": game.tuning_box,
-                "base": game.tuning_base}
+    base, box = game.tuning_start(arena.players, arena.variant)
+    space = Space(arena, base, box)
+    settings = {"seed": seed, "budget": vars(budget), "box": box, "base": base.name}
     checkpoint = Checkpoint(checkpoint_path(cache, arena, "tune", settings) if cache else None)
     each = budget.per_search(2 * budget.rounds)
     searches = Searches(space, checkpoint, each * 2 * budget.rounds,

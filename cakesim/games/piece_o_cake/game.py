@@ -9,7 +9,7 @@ from cakesim.engine.contract import BenchTarget, Chunk, TableSpec
 from cakesim.games.piece_o_cake import kernel
 from cakesim.games.piece_o_cake.reference import dealt_order, play_game
 from cakesim.games.piece_o_cake.replay import end_position, format_replay, score_file
-from cakesim.games.piece_o_cake.rules import RuleSet, load_rules
+from cakesim.games.piece_o_cake.rules import VARIANTS, RuleSet, load_rules, variant_parts
 from cakesim.games.piece_o_cake.strategies import (
     BUILTIN,
     PARAMETERS,
@@ -19,7 +19,7 @@ from cakesim.games.piece_o_cake.strategies import (
 from cakesim.games.slicing.circle import cut_table
 from cakesim.games.slicing.game import SlicingGame
 from cakesim.games.slicing.tabletop import WIN_UNITS
-from cakesim.tuning.record import TUNED
+from cakesim.tuning.record import TUNED, read_tuned
 
 
 @cache
@@ -37,8 +37,11 @@ class PieceOCake(SlicingGame):
     round_verb = "serves"
     win_units = WIN_UNITS
     seat_metrics = ("total", "majority", "cream")
-    game_metrics = ("declines", "passes", "discarded", "eaten_slices", "collected_slices")
-    variants = ("base", "compensation")
+    game_metrics = ("declines", "passes", "discarded", "eaten_slices", "collected_slices",
+                    "swaps", "joker_eaten", "joker_placed")
+    joker_metrics = ("swaps", "joker_eaten", "joker_placed")
+    """Per game: joker swaps, and rounds that ended with the joker eaten or on a pile."""
+    variants = VARIANTS
     bench_targets = (BenchTarget("greedy-balanced", rate=200_000.0, ratio=300.0),
                      BenchTarget("tuned", rate=100_000.0, ratio=300.0, players=4),
                      BenchTarget("search", rate=100.0, ratio=1.0, players=4))
@@ -61,18 +64,41 @@ class PieceOCake(SlicingGame):
     """Weights relative to ``eat_weight`` (kept at 1: only their ratios decide a move)."""
     tuned_variants = ("base",)
     """The compensation variant adds one decision of a kind the base game has (which
-    set-aside slice to keep, valued as any slice): its tables play the base tuning."""
+    set-aside slice to keep, valued as any slice), and rounds add none: their tables play
+    the base tuning. The joker's weights are tuned in the joker variant (``tuning_start``)
+    and join the base tuning in every variant (``named_strategy``)."""
+    joker_box: ClassVar[dict[str, tuple[float, float]]] = {
+        "joker_eat_bias": (-6.0, 6.0), "swap_threshold": (-6.0, 6.0)}
+    """The joker's weights a tuning in a joker variant searches (in points)."""
     score_file = staticmethod(score_file)
     position_of = staticmethod(end_position)
     strategy_names = (*BUILTIN, TUNED, *SlicingGame.search_budgets)
 
+    def tuning_start(self, players: int, variant: str):
+        """In a joker variant: the tuned strategy, its joker weights searched (so that one
+        tuned player, the same at every table, plays both games); else the default."""
+        if not variant_parts(variant).joker:
+            return super().tuning_start(players, variant)
+        return read_tuned(self, players, "base"), self.joker_box
+
+    def named_strategy(self, name: str, players: int | None = None,
+                       variant: str | None = None):
+        """As every slicing game's; ``tuned`` also takes the joker weights tuned in the
+        joker variant (``tuned/Pp-joker.toml``), where that tuning was shipped."""
+        strategy = super().named_strategy(name, players, variant)
+        if name != TUNED or not self.tuned_path(players, "joker").exists():
+            return strategy
+        joker = self.weights_of(read_tuned(self, players, "joker"))
+        return self.with_weights(strategy, strategy.name, {w: joker[w] for w in self.joker_box})
+
     def game_metrics_of(self, table: TableSpec) -> tuple[str, ...]:
-        """The per-game metrics a table reports: all of them."""
-        return self.game_metrics
+        """The per-game metrics a table reports: the joker's only where it is in the box."""
+        return tuple(m for m in self.game_metrics
+                     if table.rules.joker or m not in self.joker_metrics)
 
     def has_variant(self, rules: RuleSet, players: int, variant: str) -> bool:
         """Whether ``variant`` exists at a table of ``players``."""
-        return variant == "base" or rules.has_compensation(players)
+        return not variant_parts(variant).compensation or rules.has_compensation(players)
 
     def play_chunk(self, table: TableSpec, seed: int, first_game: int, games: int) -> Chunk:
         """Play games ``first_game .. first_game + games`` with the Numba kernel."""
@@ -85,15 +111,21 @@ class PieceOCake(SlicingGame):
         # The output bundle's fields are named as the metrics.
         kernel.play_games(np.uint64(seed), first_game, table.duplicate, rules, codes, params,
                           kernel.Results(**seat, **game))
-        return Chunk(first_game, seat, game)
+        return Chunk(first_game, seat, {m: game[m] for m in self.game_metrics_of(table)})
 
     def dealt(self, table: TableSpec, seed: int, deal: int) -> np.ndarray:
         """The slices in stack order (cakes one after another, then the set-aside ones)."""
         return dealt_order(table.rules, seed, deal)
 
     def rounds(self, table: TableSpec) -> int:
-        """Five cakes (the rule set's count)."""
-        return table.rules.rules.cakes
+        """Five cakes (the rule set's count) in every round."""
+        return table.rules.rules.cakes * table.rules.rounds
+
+    def leader(self, table: TableSpec, index: int) -> int:
+        """The waiter of the game's cake ``index`` (0-based, over every round): the
+        round's first waiter sits left of the last round's."""
+        cakes = table.rules.rules.cakes
+        return (index // cakes + index % cakes) % table.players
 
     def game_result(self, table_rules, strategies, seed, index, duplicate):
         """The reference engine's result of one game."""
@@ -104,12 +136,14 @@ class PieceOCake(SlicingGame):
         actions = [m.action for m in result.log]
         seats = {"total": result.total, "majority": result.majority, "cream": result.cream,
                  "win_units": result.win_units}
-        return {m: tuple(int(x) for x in v) for m, v in seats.items()} | {
+        per_game = {
             "declines": actions.count("decline"), "passes": actions.count("pass"),
             "discarded": sum(len(m.slices) for m in result.log if m.action == "discard"),
-            "eaten_slices": sum(len(p.eaten) for p in result.players),
-            "collected_slices": sum(len(v) for p in result.players
-                                    for v in p.collected.values())}
+            "eaten_slices": result.eaten_slices, "collected_slices": result.collected_slices,
+            "swaps": actions.count("swap"), "joker_eaten": result.joker_eaten,
+            "joker_placed": result.joker_placed}
+        return {m: tuple(int(x) for x in v) for m, v in seats.items()} | {
+            m: per_game[m] for m in self.game_metrics_of(table)}
 
     def format_replay(self, rules, result, header: str) -> str:
         """A reference result's move log as text."""

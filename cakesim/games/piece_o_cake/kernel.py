@@ -17,8 +17,9 @@ so the hot paths hand bundles only to ``jit_inline`` functions):
 The rule steps themselves are in ``steps.py`` (the game as a machine that pauses at a
 search player's decisions), the search player in ``search.py``.
 
-Seats are in play order (seat 0 the first waiter); ``P`` is the player count, ``kinds``
-the rule set's kind count, ``n`` the slices per cake and ``box`` all slices of a game.
+Seats are in play order (seat 0 the first waiter of the first round); ``P`` is the player
+count, ``kinds`` the rule set's kind count (and one more, the joker's own, when the joker
+is in the box), ``n`` the slices per cake and ``box`` all slices of a game.
 """
 
 from typing import NamedTuple
@@ -26,17 +27,23 @@ from typing import NamedTuple
 import numpy as np
 
 from cakesim.engine.jit import jit, jit_borrowing, jit_inline
-from cakesim.engine.seeding import DEAL_STREAM, DECISION_STREAM, reset_stream, shuffle_in_place
+from cakesim.engine.seeding import DEAL_STREAM, DECISION_STREAM, reset_stream
 from cakesim.games.piece_o_cake.search import SearchSpace, decide
 from cakesim.games.piece_o_cake.steps import (
+    COLLECTED,
     DECLINES,
     DISCARDED,
+    EATEN,
+    JOKER_EATEN_ROUNDS,
+    JOKER_PLACED_ROUNDS,
     PASSES,
+    SWAPS,
     advance,
+    deal_round,
     score_game,
     start_game,
 )
-from cakesim.games.piece_o_cake.strategies import chance_table_shape, fill_chances
+from cakesim.games.piece_o_cake.strategies import chance_table_shape, fill_chances, most_in_pile
 from cakesim.games.slicing.bandit import new_bandit
 from cakesim.games.slicing.tabletop import reseat, seat_of_deal
 
@@ -48,9 +55,15 @@ class RuleData(NamedTuple):
     slice_kind: np.ndarray
     # (box,) int8: each slice's cream dollops, in box order.
     slice_cream: np.ndarray
-    # (kinds,) int16: the points for the majority in each kind.
+    # (kinds,) int16: the points for the majority in each kind (the joker's kind: 0).
     majority_value: np.ndarray
-    # int: cakes per game.
+    # int: rounds per game, each a fresh deal of ``cakes`` cakes; totals are summed.
+    rounds: int
+    # int: the joker's kind code (the box's last slice is the joker), -1 without it.
+    joker_kind: int
+    # int: the points an eaten joker scores (its ``slice_cream``).
+    joker_points: int
+    # int: cakes per round.
     cakes: int
     # int: slices per cake, n; the last ``box - cakes * n`` dealt slices are set aside.
     slices_per_cake: int
@@ -117,6 +130,9 @@ class View(NamedTuple):
     aside_cream: np.ndarray
     # (box - cakes * n,) bool: [a] whether the set-aside slice is still there.
     aside_left: np.ndarray
+    # (3,) int16: where the joker is (``strategies.JOKER_WHERE``), the seat that took it
+    # (``JOKER_SEAT``) and the kind it stands on (``JOKER_KIND``).
+    joker: np.ndarray
 
 
 class GameState(NamedTuple):
@@ -136,10 +152,19 @@ class GameState(NamedTuple):
     eaten_cream: np.ndarray
     # (P,) int16: [seat] how many slices the seat has eaten.
     eaten_count: np.ndarray
-    # (3,) int64: where the game is (``steps.CAKE``, ``steps.TURN``) and the cut's portion
-    # count (``steps.PORTIONS``).
+    # (4,) int64: where the game is (``steps.ROUND``, ``steps.CAKE``, ``steps.TURN``) and
+    # the cut's portion count (``steps.PORTIONS``).
     clock: np.ndarray
-    # (3,) int16: the game's declines, passes and discarded slices (``steps.DECLINES`` ...).
+    # (4,) int64: the joker decision the turn waits for (``steps.PENDING``), its seat, and
+    # for a swap the real slice's cream and whether it was eaten (``steps.SWAP_CREAM``...).
+    pending: np.ndarray
+    # (2, P) int16: [BANKED_MAJORITY or BANKED_CREAM, seat] points of the finished rounds.
+    banked: np.ndarray
+    # (P,) int16: [seat] the round's majority points, as ``steps.end_round`` works them out.
+    majority: np.ndarray
+    # (8,) int16: the game's declines, passes, discarded slices, joker swaps, eaten and
+    # collected slices, and rounds ending with the joker eaten or placed
+    # (``steps.DECLINES`` ...).
     tally: np.ndarray
 
 
@@ -197,6 +222,12 @@ class Results(NamedTuple):
     eaten_slices: np.ndarray
     # (games,) int16: [game] slices collected (face up), at the end of the game.
     collected_slices: np.ndarray
+    # (games,) int16: [game] joker swaps.
+    swaps: np.ndarray
+    # (games,) int16: [game] rounds that ended with the joker eaten.
+    joker_eaten: np.ndarray
+    # (games,) int16: [game] rounds that ended with the joker on a pile.
+    joker_placed: np.ndarray
 
 
 def rule_data(arrays: dict, cut_masks: np.ndarray, reuse_gains: bool = True) -> RuleData:
@@ -213,12 +244,11 @@ def rule_data(arrays: dict, cut_masks: np.ndarray, reuse_gains: bool = True) -> 
 
 
 @jit_borrowing
-def deal_order(seed, deal, deal_stream, order):
-    """Shuffle deal ``deal``'s components into ``order``: cakes in stack order, then set-aside."""
-    for s in range(order.shape[0]):
-        order[s] = s
+def deal_order(seed, deal, jokers, deal_stream, order):
+    """Deal ``deal``'s first round into ``order`` (``steps.deal_round``); later rounds are
+    dealt from the same ``deal_stream``."""
     reset_stream(deal_stream, seed, deal, DEAL_STREAM)
-    shuffle_in_place(deal_stream, order)
+    deal_round(deal_stream, order, jokers)
 
 
 @jit
@@ -254,15 +284,19 @@ def new_state(rules, players):
         portion_taken=np.zeros(n, dtype=np.bool_),
         aside_kind=np.zeros(aside, dtype=np.uint8),
         aside_cream=np.zeros(aside, dtype=np.int8),
-        aside_left=np.zeros(aside, dtype=np.bool_))
+        aside_left=np.zeros(aside, dtype=np.bool_),
+        joker=np.zeros(3, dtype=np.int16))
     return GameState(
         seen=seen,
         order=np.empty(box, dtype=np.int16),
         deal_stream=np.zeros(2, dtype=np.uint64),
         eaten_cream=np.zeros(players, dtype=np.int16),
         eaten_count=np.zeros(players, dtype=np.int16),
-        clock=np.zeros(3, dtype=np.int64),
-        tally=np.zeros(3, dtype=np.int16))
+        clock=np.zeros(4, dtype=np.int64),
+        pending=np.zeros(4, dtype=np.int64),
+        banked=np.zeros((2, players), dtype=np.int16),
+        majority=np.zeros(players, dtype=np.int16),
+        tally=np.zeros(8, dtype=np.int16))
 
 
 @jit
@@ -311,7 +345,7 @@ def play_games(seed, first_game, duplicate, rules, codes, params, results):
     Here every array is allocated, once; ``play_batch`` plays the games in them.
     """
     players = results.total.shape[1]
-    planes, opens, leads = chance_table_shape(rules.kind_count.max())
+    planes, opens, leads = chance_table_shape(most_in_pile(rules.kind_count, rules.joker_kind))
     chances = np.zeros((players, planes, opens, leads))
     for player in range(players):
         fill_chances(params[player], rules.ties_score, chances[player])
@@ -335,7 +369,8 @@ def play_batch(seed, first_game, duplicate, rules, by_player, seats, state, scra
         if rotation != seated:
             seated = rotation
             seat_strategies(rotation, by_player, seats)
-        deal_order(seed, deal, state.deal_stream, state.order)
+        deal_order(seed, deal, 1 if rules.joker_kind >= 0 else 0, state.deal_stream,
+                   state.order)
         reset_stream(state.seen.stream, seed, game, DECISION_STREAM)
         play_game(g, rules, seats, state, scratch, space, results)
 
@@ -362,10 +397,13 @@ def play_game(g, rules, seats, state, scratch, space, results):
         decide(rules, seats, state, scratch, space)
     score_game(rules, state, results.majority[g], results.total[g], results.win_units[g])
     for seat in range(results.total.shape[1]):
-        results.cream[g, seat] = state.eaten_cream[seat]
-        results.eaten_slices[g] += state.eaten_count[seat]
-        for kind in range(rules.majority_value.shape[0]):
-            results.collected_slices[g] += state.seen.collected[seat, kind]
-    results.declines[g] = state.tally[DECLINES]
-    results.passes[g] = state.tally[PASSES]
-    results.discarded[g] = state.tally[DISCARDED]
+        results.cream[g, seat] = results.total[g, seat] - results.majority[g, seat]
+    tally = state.tally
+    results.declines[g] = tally[DECLINES]
+    results.passes[g] = tally[PASSES]
+    results.discarded[g] = tally[DISCARDED]
+    results.eaten_slices[g] = tally[EATEN]
+    results.collected_slices[g] = tally[COLLECTED]
+    results.swaps[g] = tally[SWAPS]
+    results.joker_eaten[g] = tally[JOKER_EATEN_ROUNDS]
+    results.joker_placed[g] = tally[JOKER_PLACED_ROUNDS]

@@ -5,11 +5,14 @@ from pathlib import Path
 from cakesim.engine.errors import InputError
 from cakesim.engine.tables import Table, read_json
 from cakesim.games.piece_o_cake.reference import Move, Result, Slice, score_sheet
-from cakesim.games.piece_o_cake.rules import TIE_RULES, RuleSet
+from cakesim.games.piece_o_cake.rules import MOST_ROUNDS, TIE_RULES, RuleSet
+from cakesim.games.slicing.tabletop import split_win_units
 
 
 def describe_slice(rules: RuleSet, piece: Slice) -> str:
-    """``chocolate(3)``: kind and cream."""
+    """``chocolate(3)``: kind and cream; ``JOKER``."""
+    if piece.kind == len(rules.kinds):
+        return "JOKER"
     return f"{rules.kinds[piece.kind]}({piece.cream})"
 
 
@@ -20,7 +23,9 @@ def describe_move(rules: RuleSet, move: Move) -> str:
         portions = "  |  ".join(f"[{i + 1}] " + " ".join(describe_slice(rules, p) for p in portion)
                                 for i, portion in enumerate(move.portions))
         return f"{who} cuts {len(move.portions)} portion(s): {portions}"
+    # The joker is decided once the portion is taken: a line of its own ("joker").
     decided = ", ".join(f"{'eats' if eaten else 'collects'} {describe_slice(rules, p)}"
+                        if p.kind != len(rules.kinds) else "takes the JOKER"
                         for p, eaten in move.slices)
     if move.action == "take":
         return f"{who} takes a portion: {decided}"
@@ -32,17 +37,32 @@ def describe_move(rules: RuleSet, move: Move) -> str:
     if move.action == "discard":
         return "left over and discarded: " + " ".join(describe_slice(rules, p)
                                                     for p, _ in move.slices)
+    if move.action == "swap":
+        holder = "the first waiter" if move.other == 0 else f"seat {move.other + 1}"
+        return (f"{who} swaps {describe_slice(rules, move.slices[0][0])} for the JOKER on "
+                f"{holder}'s {rules.kinds[move.kind]} pile")
+    if move.action == "joker":
+        if move.kind < 0:
+            return f"{who} eats the JOKER ({move.slices[0][0].cream} points)"
+        return f"{who} puts the JOKER on its {rules.kinds[move.kind]} pile"
     return f"{who} keeps a set-aside slice (compensation): {decided}"
 
 
 def format_replay(rules: RuleSet, result: Result, header: str) -> str:
     """The whole game: every move by cake, then the score sheet."""
     lines = [header]
-    cake = -1
+    cake = (-1, -1)
+    several = any(move.round > 0 for move in result.log)
     for move in result.log:
-        if move.cake != cake:
-            cake = move.cake
-            lines.append(f"\nCake {cake + 1}")
+        if several and move.round != cake[0]:
+            first = move.round % len(result.players)
+            lines.append(f"\nRound {move.round + 1}: "
+                         f"{'the first waiter' if first == 0 else f'seat {first + 1}'} "
+                         "serves its first cake")
+        if (move.round, move.cake) != cake:
+            cake = (move.round, move.cake)
+            lines.append(f"\n{f'Round {move.round + 1}, c' if several else 'C'}ake "
+                         f"{move.cake + 1}")
         lines.append("  " + describe_move(rules, move))
     lines.append("\nScores (majority + cream = total, win share)")
     for seat, player in enumerate(result.players):
@@ -56,18 +76,49 @@ def format_replay(rules: RuleSet, result: Result, header: str) -> str:
 
 
 def score_file(rules: RuleSet, path: str | Path) -> dict:
-    """Score an end position from a JSON file: ``{"scores": [...], "winners": [...]}``."""
+    """Score an end position from a JSON file: ``{"scores": [...], "winners": [...]}``.
+
+    One round: ``{"players": [{"collected": {KIND: n}, "eaten": {KIND: n}, "joker":
+    "eaten" or KIND}, ...]}``; several rounds (totals summed): ``{"rounds": [{"players":
+    [...]}, ...]}``. ``joker`` names where the joker slice ended, for at most one player a
+    round: eaten, or standing on a kind that player still collects.
+    """
     source = str(path)
     top = Table(read_json(path, "score"), source)
-    top.only(["players", "tie_rule"])
+    top.only(["players", "tie_rule", "rounds"])
     tie_rule = top.get("tie_rule", str, rules.tie_rule, TIE_RULES)
+    if "rounds" in top.data:
+        if "players" in top.data:
+            raise top.error("players", "give players or rounds, not both")
+        entries = top.list_between("rounds", 1, MOST_ROUNDS)
+        rounds = [Table(entry, source, f"rounds[{r}]") for r, entry in enumerate(entries)]
+    else:
+        rounds = [top]
+    totals = None
+    for round_table in rounds:
+        round_table.only(["players", *(["tie_rule"] if round_table is top else [])])
+        collected, cream = _round_position(rules, round_table)
+        if totals is not None and len(collected) != len(totals):
+            raise round_table.error("players", f"{len(collected)} players, but the first "
+                                               f"round has {len(totals)}")
+        _, total, _ = score_sheet(collected, cream, rules.majority_value, tie_rule == "full")
+        totals = total if totals is None else [a + b for a, b in zip(totals, total, strict=True)]
+    win_units = split_win_units(totals)
+    return {"scores": totals, "winners": [s for s, w in enumerate(win_units) if w > 0]}
+
+
+def _round_position(rules: RuleSet, top: Table) -> tuple[list[list[int]], list[int]]:
+    """One round's collected counts (the joker counted where it stands) and eaten cream
+    (the joker's points if eaten), checked against the box."""
+    source = top.source
     entries = top.list_between("players", rules.min_players, rules.max_players)
     box = [rules.slice_kind.count(k) for k in range(len(rules.kinds))]
     used = [0] * len(rules.kinds)
     collected, cream = [], []
+    joker_seen = None
     for index, entry in enumerate(entries):
-        player = Table(entry, source, f"players[{index}]")
-        player.only(["collected", "eaten"])
+        player = Table(entry, source, f"{top.where + '.' if top.where else ''}players[{index}]")
+        player.only(["collected", "eaten", "joker"])
         counts = {}
         for pile in ("collected", "eaten"):
             table = player.sub(pile, {})
@@ -79,15 +130,28 @@ def score_file(rules: RuleSet, path: str | Path) -> dict:
                     rules.kinds.index(name)])
         for k in range(len(rules.kinds)):
             used[k] += counts["collected"][k] + counts["eaten"][k]
+        eaten_cream = sum(n * _kind_cream(rules, k) for k, n in enumerate(counts["eaten"]))
+        if "joker" in player.data:
+            where = player.get("joker", str, choices=("eaten", *rules.kinds))
+            if joker_seen is not None:
+                raise player.error("joker", f"the game has one joker, and players[{joker_seen}] "
+                                            "already has it")
+            joker_seen = index
+            if where == "eaten":
+                eaten_cream += rules.joker_points
+            elif counts["collected"][rules.kinds.index(where)] == 0:
+                raise player.error("joker", f"stands on {where}, but this player collects no "
+                                            f"{where}; allowed: eaten, or a kind the player "
+                                            "collects")
+            else:
+                counts["collected"][rules.kinds.index(where)] += 1
         collected.append(counts["collected"])
-        cream.append(sum(n * _kind_cream(rules, k) for k, n in enumerate(counts["eaten"])))
+        cream.append(eaten_cream)
     for k, n in enumerate(used):
         if n > box[k]:
             raise top.error("players", f"{n} {rules.kinds[k]} slices in all, but the game "
                                        f"has {box[k]}")
-    _, total, win_units = score_sheet(collected, cream, rules.majority_value,
-                                      tie_rule == "full")
-    return {"scores": total, "winners": [s for s, w in enumerate(win_units) if w > 0]}
+    return collected, cream
 
 
 def _kind_cream(rules: RuleSet, kind: int) -> int:
@@ -100,18 +164,33 @@ def _kind_cream(rules: RuleSet, kind: int) -> int:
 
 
 def end_position(rules: RuleSet, result: Result) -> dict:
-    """A finished game's end position in the format ``score_file`` reads.
+    """A finished game's end position in the format ``score_file`` reads (every round's,
+    when it had several).
 
     Scoring it again must give the game's own scores: the score file and the engine
     agree on what an end position is worth.
     """
+    joker = len(rules.kinds)
+
     def by_kind(pieces) -> dict[str, int]:
         counts = {}
         for piece in pieces:
-            name = rules.kinds[piece.kind]
-            counts[name] = counts.get(name, 0) + 1
+            if piece.kind != joker:
+                name = rules.kinds[piece.kind]
+                counts[name] = counts.get(name, 0) + 1
         return counts
 
-    return {"tie_rule": rules.tie_rule,
-            "players": [{"collected": by_kind(s for pile in p.collected.values() for s in pile),
-                         "eaten": by_kind(p.eaten)} for p in result.players]}
+    def entry(player) -> dict:
+        found = {"collected": by_kind(s for pile in player.collected.values() for s in pile),
+                 "eaten": by_kind(player.eaten)}
+        if any(p.kind == joker for p in player.eaten):
+            found["joker"] = "eaten"
+        for kind, pile in player.collected.items():
+            if any(p.kind == joker for p in pile):
+                found["joker"] = rules.kinds[kind]
+        return found
+
+    rounds = [{"players": [entry(p) for p in players]} for players in result.round_players]
+    if len(rounds) == 1:
+        return {"tie_rule": rules.tie_rule, **rounds[0]}
+    return {"tie_rule": rules.tie_rule, "rounds": rounds}

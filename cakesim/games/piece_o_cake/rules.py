@@ -2,8 +2,9 @@
 
 RULES.md section 1. A ``RuleSet`` is the whole game as data: the component list (one
 entry per slice: its kind and its cream), each kind's majority value, the cake size, the
-portion limits, the tie rule and the compensation variants. ``RuleSet.for_table`` fixes
-the player count and the variant; ``TableRules.arrays`` is what a kernel receives.
+portion limits, the tie rule, the compensation variants, the joker slice and the number
+of rounds. ``RuleSet.for_table`` fixes the player count and the variant;
+``TableRules.arrays`` is what a kernel receives.
 """
 
 from dataclasses import dataclass, field, replace
@@ -18,7 +19,41 @@ from cakesim.engine.tables import Table, read_toml
 
 DEFAULT_RULES = Path(__file__).with_name("rules.toml")
 TIE_RULES = ("full", "none")
-VARIANTS = ("base", "compensation")
+MOST_ROUNDS = 10
+VARIANT_ROUNDS = (2, 3)
+"""Round counts a variant may name (``2-rounds``); ``rounds`` in the rule file takes any
+count up to ``MOST_ROUNDS``."""
+
+
+def _variant_name(joker: bool, compensation: bool, rounds: int) -> str:
+    parts = ["joker"] * joker + ["compensation"] * compensation
+    parts += [f"{rounds}-rounds"] * (rounds > 1)
+    return "-".join(parts) or "base"
+
+
+VARIANTS = tuple(_variant_name(joker, compensation, rounds)
+                 for rounds in (1, *VARIANT_ROUNDS) for joker in (False, True)
+                 for compensation in (False, True))
+"""``base``, ``compensation``, ``joker``, ``joker-compensation``, then each of them played
+over 2 and 3 rounds (``2-rounds``, ``joker-compensation-3-rounds``, ...). A variant adds
+to the rule file: ``joker`` puts the joker slice in the box, ``compensation`` plays the
+author's compensation for the player count, ``R-rounds`` plays R rounds."""
+
+
+@dataclass(frozen=True)
+class VariantParts:
+    """What a variant name switches on."""
+
+    joker: bool
+    compensation: bool
+    rounds: int | None
+    """The variant's round count; ``None``: the rule file's."""
+
+
+def variant_parts(variant: str) -> VariantParts:
+    """The parts a variant name (one of ``VARIANTS``) switches on."""
+    rounds = next((r for r in VARIANT_ROUNDS if variant.endswith(f"{r}-rounds")), None)
+    return VariantParts("joker" in variant, "compensation" in variant, rounds)
 
 
 @dataclass(frozen=True)
@@ -39,6 +74,12 @@ class RuleSet:
     max_portions: dict[int, int] = field(default_factory=dict)
     tie_rule: str = "full"
     compensation: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    rounds: int = 1
+    """Rounds of ``cakes`` cakes each, totals summed (RULES.md s1, multi-round option)."""
+    joker: bool = False
+    """Whether the box holds the joker slice (the expansion; the ``joker`` variants add it)."""
+    joker_points: int = 2
+    """What the joker scores when eaten (RULES.md s1: 2)."""
     source: str = field(default=str(DEFAULT_RULES), metadata={"digest": False})
     """The file the rule set was read from; where it lies changes no game."""
 
@@ -68,12 +109,14 @@ class RuleSet:
         if variant not in VARIANTS:
             raise InputError(self.source, "variant",
                              f"{variant!r} is not allowed; allowed values: {', '.join(VARIANTS)}")
-        if variant == "compensation" and not self.has_compensation(players):
+        parts = variant_parts(variant)
+        if parts.compensation and not self.has_compensation(players):
             known = ", ".join(str(p) for p in sorted(self.compensation)) or "none"
             raise InputError(self.source, "compensation",
                              f"no compensation variant for {players} players; defined for: {known}")
-        bonus = self.compensation[players] if variant == "compensation" else ()
-        return TableRules(self, players, variant, bonus)
+        bonus = self.compensation[players] if parts.compensation else ()
+        return TableRules(self, players, variant, bonus, parts.rounds or self.rounds,
+                          parts.joker or self.joker)
 
 
 @dataclass(frozen=True)
@@ -84,7 +127,26 @@ class TableRules:
     players: int
     variant: str
     bonus_after_cakes: tuple[int, ...]
-    """1-based cakes after which that cake's waiter takes a set-aside slice."""
+    """1-based cakes after which that cake's waiter takes a set-aside slice (every round)."""
+    rounds: int = 1
+    """Rounds played, each a fresh deal of every slice, totals summed."""
+    joker: bool = False
+    """Whether the joker slice is in the box."""
+
+    @property
+    def joker_kind(self) -> int:
+        """The joker's code among the slices' kinds (one past the real kinds), or -1."""
+        return len(self.rules.kinds) if self.joker else -1
+
+    @property
+    def kinds_in_play(self) -> int:
+        """Columns of every per-kind array: the real kinds, and the joker's if it is in."""
+        return len(self.rules.kinds) + self.joker
+
+    @property
+    def box(self) -> int:
+        """Slices in the box: the component list, and the joker if it is in."""
+        return len(self.rules.slice_kind) + self.joker
 
     @property
     def portion_limit(self) -> int:
@@ -98,10 +160,18 @@ class TableRules:
         bonus = np.zeros(r.cakes, dtype=np.bool_)
         for cake in self.bonus_after_cakes:
             bonus[cake - 1] = True
+        # The joker is the box's last slice, of a kind of its own worth no majority; its
+        # "cream" is what eating it scores.
+        joker = [self.joker_kind] * self.joker
         return {
-            "slice_kind": np.asarray(r.slice_kind, dtype=np.uint8),
-            "slice_cream": np.asarray(r.slice_cream, dtype=np.int8),
-            "majority_value": np.asarray(r.majority_value, dtype=np.int16),
+            "slice_kind": np.asarray([*r.slice_kind, *joker], dtype=np.uint8),
+            "slice_cream": np.asarray([*r.slice_cream, *[r.joker_points] * self.joker],
+                                      dtype=np.int8),
+            "majority_value": np.asarray([*r.majority_value, *[0] * self.joker],
+                                         dtype=np.int16),
+            "rounds": self.rounds,
+            "joker_kind": self.joker_kind,
+            "joker_points": r.joker_points,
             "cakes": r.cakes,
             "slices_per_cake": r.slices_per_cake,
             "portion_limit": self.portion_limit,
@@ -120,7 +190,7 @@ def parse_rules(data: dict, source: str) -> RuleSet:
     """Validate a parsed rule-set table into a ``RuleSet``."""
     top = Table(data, source)
     top.only(["name", "players", "cakes", "slices_per_cake", "max_portions", "tie_rule",
-              "kinds", "compensation"])
+              "kinds", "compensation", "rounds", "joker"])
     players = top.sub("players")
     players.only(["min", "max"])
     min_players = players.int_in("min", 2, 8)
@@ -145,16 +215,24 @@ def parse_rules(data: dict, source: str) -> RuleSet:
         cream = kind.int_list("cream", 0, 100)
         slice_kind += [index] * len(cream)
         slice_cream += cream
-    check_score_fits(top, "kinds", f"every majority value ({sum(values)}) plus every "
-                                   f"slice's cream ({sum(slice_cream)})",
-                     sum(values) + sum(slice_cream))
+    rounds = top.int_in("rounds", 1, MOST_ROUNDS, 1)
+    joker = top.sub("joker", {})
+    joker.only(["included", "eat_points"])
+    joker_points = joker.int_in("eat_points", 0, 100, 2)
+    # The most rounds any table plays: the file's, or a variant's.
+    most_rounds = max(rounds, *VARIANT_ROUNDS)
+    check_score_fits(top, "kinds", f"{most_rounds} rounds of every majority value "
+                                   f"({sum(values)}), every slice's cream "
+                                   f"({sum(slice_cream)}) and the joker ({joker_points})",
+                     most_rounds * (sum(values) + sum(slice_cream) + joker_points))
 
     dealt = cakes * slices_per_cake
     if len(slice_kind) < dealt:
         raise top.error("kinds", f"{len(slice_kind)} slices in all, fewer than the "
                                  f"{cakes} x {slices_per_cake} = {dealt} the cakes need")
-    if len(slice_kind) > 255:
-        raise top.error("kinds", f"{len(slice_kind)} slices in all; at most 255 are allowed")
+    # One place is kept for the joker, whose kind code follows the real kinds'.
+    if len(slice_kind) > 254:
+        raise top.error("kinds", f"{len(slice_kind)} slices in all; at most 254 are allowed")
 
     portion_table = top.sub("max_portions", {})
     max_portions = {}
@@ -170,6 +248,7 @@ def parse_rules(data: dict, source: str) -> RuleSet:
         after = compensation_table.int_list(key, 1, cakes, least=0)
         if len(set(after)) != len(after):
             raise compensation_table.error(key, "lists a cake twice")
+        # Without the joker: a table with it has one more slice set aside.
         if len(after) > set_aside:
             raise compensation_table.error(
                 key, f"{len(after)} bonus slices but only {set_aside} are set aside")
@@ -188,6 +267,9 @@ def parse_rules(data: dict, source: str) -> RuleSet:
         max_portions=max_portions,
         tie_rule=top.get("tie_rule", str, "full", TIE_RULES),
         compensation=compensation,
+        rounds=rounds,
+        joker=joker.get("included", bool, False),
+        joker_points=joker_points,
         source=source,
     )
 

@@ -1,6 +1,7 @@
 """The search player: information-set Monte-Carlo tree search (ISMCTS) for Piece o' Cake.
 
-A searching seat decides each of its moves (a cut, a choice, a set-aside slice) by
+A searching seat decides each of its moves (a cut, a choice, a set-aside slice, and the
+joker's decisions: claiming a swap, eating or placing it) by
 playing the game out many times from the table it sees (Cowling, Powley and Whitehouse,
 "Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012):
 
@@ -10,6 +11,7 @@ playing the game out many times from the table it sees (Cowling, Powley and Whit
    slices they are is public: the box, less every slice laid out so far. Eaten slices
    were seen when their portion was taken, so a player who remembers knows every seat's
    cream. (A waiter who has looked at the set-aside slices still treats them as unseen.)
+   In a game of several rounds, the later rounds' deals are drawn afresh as well.
 2. *Select*: the candidate moves are the arms of a bandit, UCB1 with progressive widening
    for cuts (``slicing.bandit.select``).
 3. *Play out*: the chosen move is made in the sampled world and every seat, the searcher
@@ -28,7 +30,8 @@ policy's own cut, then the other cuts in the order the enumerating cutter ranks 
 (``strategies.cut_outcomes``), admitted by progressive widening. A choice has at most a
 portion per arc, a decline per collected kind and a pass: all compete from the start,
 each portion with the policy's slice-by-slice eat/collect plan. Keeping a set-aside slice
-(compensation variant) has every slice left, eaten or collected.
+(compensation variant) has every slice left, eaten or collected; a swap, claiming it or
+not; the joker in hand, eating it or putting it on each collected kind.
 
 Every draw comes from the game's decision stream, so a game with search players is a pure
 function of (seed, game) and the reference engine, calling ``search_decision`` at the
@@ -40,15 +43,25 @@ from typing import NamedTuple
 import numpy as np
 
 from cakesim.engine.jit import jit_borrowing
+from cakesim.engine.seeding import next_u64
 from cakesim.games.piece_o_cake.steps import (
     CAKE,
+    NOTHING,
+    PENDING,
+    PENDING_SEAT,
     PORTIONS,
+    SWAP,
+    SWAP_CREAM,
+    SWAP_EATEN,
     TURN,
     advance,
     choose,
     cut_cake,
     keep_set_aside_slice,
+    place_joker,
     score_game,
+    swap_joker,
+    waiter_of,
 )
 from cakesim.games.piece_o_cake.strategies import (
     BALANCED_CUT,
@@ -62,6 +75,8 @@ from cakesim.games.piece_o_cake.strategies import (
     balanced_cut,
     choose_action,
     choose_bonus,
+    choose_joker,
+    choose_swap,
     cut_outcomes,
     fill_rivals,
     plan_portion,
@@ -82,9 +97,11 @@ from cakesim.games.slicing.bandit import (
 from cakesim.games.slicing.tabletop import WIN_UNITS
 
 KEEP = 4
+CLAIM = 5
+JOKER = 6
 """A candidate's kind (``SearchSpace.move[c, KIND]``) is a chooser's action (TAKE,
-DECLINE_EAT, PASS, from ``strategies``), a cut (``bandit.CUT``) or keeping a set-aside
-slice."""
+DECLINE_EAT, PASS, from ``strategies``), a cut (``bandit.CUT``), keeping a set-aside
+slice (KEEP), a swap decision (CLAIM) or the joker's place (JOKER)."""
 
 
 class SearchSpace(NamedTuple):
@@ -97,7 +114,8 @@ class SearchSpace(NamedTuple):
     # slicing.bandit.Bandit: the candidate moves and their statistics. A move's KIND is
     # CUT (DETAIL the gap mask), TAKE (INDEX the portion, DETAIL the eat mask),
     # DECLINE_EAT (INDEX the kind), PASS, KEEP (INDEX the set-aside slice, DETAIL 1 to eat
-    # it); its hidden places are in ``GameState.order``.
+    # it), CLAIM (DETAIL 1 to swap), JOKER (INDEX the kind, -1 to eat it); its hidden
+    # places are in ``GameState.order``.
     bandit: tuple
     # (P,) int16: [seat] a played-out world's majority points, totals and win units.
     majority: np.ndarray
@@ -117,12 +135,16 @@ def search_decision(rules, seats, state, scratch, space):
     """The searching seat's move at ``state.clock``: ``(kind, index, detail)`` as in
     ``SearchSpace.move``; only the decision stream (``state.seen.stream``) changes."""
     players = state.eaten_count.shape[0]
-    waiter = state.clock[CAKE] % players
+    waiter = waiter_of(state.clock, players)
     turn = state.clock[TURN]
+    pending = state.pending[PENDING]
     seat = (waiter + turn) % players if 0 < turn <= players else waiter
+    seat = state.pending[PENDING_SEAT] if pending != NOTHING else seat
     params = seats.params[seat]
     _seat_rollout(seats, seat, space.rollout)
-    if turn == 0:
+    if pending != NOTHING:
+        count = _joker_candidates(rules, space.rollout, seat, state, space)
+    elif turn == 0:
         count = _cut_candidates(rules, space.rollout, waiter, state, scratch, space)
     elif turn <= players:
         count = _choice_candidates(rules, space.rollout, seat, state, scratch, space)
@@ -132,7 +154,8 @@ def search_decision(rules, seats, state, scratch, space):
         _hidden_places(rules, state, space.bandit.hidden)
         sort_pool(state.order, space.bandit.hidden, space.bandit.pool)
         for t in range(int(params[ITERATIONS])):
-            c = select(t, count, turn == 0, params[EXPLORATION], params[WIDENING],
+            c = select(t, count, turn == 0 and pending == NOTHING, params[EXPLORATION],
+                       params[WIDENING],
                        rules.cut_masks, scratch.cut_outcome, space.bandit)
             space.bandit.visits[c] += 1
             space.bandit.reward[c] += _play_out(c, seat, rules, state, scratch, space)
@@ -143,11 +166,15 @@ def search_decision(rules, seats, state, scratch, space):
 def make_move(kind, index, detail, rules, state):
     """Carry out a candidate move in the game ``state`` at its ``clock``."""
     players = state.eaten_count.shape[0]
-    waiter = state.clock[CAKE] % players
+    waiter = waiter_of(state.clock, players)
     if kind == CUT:
         cut_cake(detail, state)
     elif kind == KEEP:
         keep_set_aside_slice(waiter, index, detail == 1, rules, state)
+    elif kind == CLAIM:
+        swap_joker(state.pending[PENDING_SEAT], detail == 1, rules, state)
+    elif kind == JOKER:
+        place_joker(state.pending[PENDING_SEAT], index, rules, state)
     else:
         choose((waiter + state.clock[TURN]) % players, kind, index, detail, rules, state)
 
@@ -201,14 +228,36 @@ def _choice_candidates(rules, rollout, seat, state, scratch, space):
 
 @jit_borrowing
 def _keep_candidates(rules, rollout, waiter, state, space):
-    """The policy's pick first, then every set-aside slice left, eaten or collected."""
+    """The policy's pick first, then every set-aside slice left, eaten or collected (the
+    joker once: what becomes of it is its own decision)."""
     view = state.seen
     a, eat = choose_bonus(rollout, waiter, view, rules)
     count = add(clear(space.bandit), KEEP, a, 1 if eat else 0, space.bandit)
     for other in range(view.aside_left.shape[0]):
-        for detail in range(2):
-            if view.aside_left[other] and not (other == a and detail == (1 if eat else 0)):
+        # The joker is one move (eaten or placed afterwards), not two.
+        joker = view.aside_kind[other] == rules.joker_kind
+        for detail in range(1 if joker else 2):
+            policy = other == a and (joker or detail == (1 if eat else 0))
+            if view.aside_left[other] and not policy:
                 count = add(count, KEEP, other, detail, space.bandit)
+    return count
+
+
+@jit_borrowing
+def _joker_candidates(rules, rollout, seat, state, space):
+    """The policy's answer first. A swap: claim it or not; the joker in hand: eat it, or
+    put it on each collected kind."""
+    view, pending = state.seen, state.pending
+    if pending[PENDING] == SWAP:
+        claim = choose_swap(rollout, seat, pending[SWAP_CREAM], pending[SWAP_EATEN] == 1, view,
+                            rules)
+        count = add(clear(space.bandit), CLAIM, -1, 1 if claim else 0, space.bandit)
+        return add(count, CLAIM, -1, 0 if claim else 1, space.bandit)
+    policy = choose_joker(rollout, seat, view, rules)
+    count = add(clear(space.bandit), JOKER, policy, 0, space.bandit)
+    for kind in range(-1, view.collected.shape[1]):
+        if kind != policy and (kind < 0 or view.collected[seat, kind] > 0):
+            count = add(count, JOKER, kind, 0, space.bandit)
     return count
 
 
@@ -245,9 +294,13 @@ def _play_out(c, seat, rules, state, scratch, space):
 
 @jit_borrowing
 def determinize(rules, stream, world, hidden, pool):
-    """A sampled world: the hidden slices dealt afresh into ``world``'s hidden places, and
-    the set-aside slices it then has."""
+    """A sampled world: the hidden slices dealt afresh into ``world``'s hidden places, the
+    set-aside slices it then has, and (several rounds) a deal stream of its own for the
+    rounds to come."""
     deal_hidden(stream, world.order, hidden, pool)
+    if rules.rounds > 1:
+        world.deal_stream[0] = next_u64(stream)
+        world.deal_stream[1] = 0
     n = rules.slices_per_cake
     for a in range(world.seen.aside_kind.shape[0]):
         s = world.order[rules.cakes * n + a]
@@ -280,3 +333,12 @@ def _copy_game(state, world):
         world.order[place] = state.order[place]
     for i in range(state.clock.shape[0]):
         world.clock[i] = state.clock[i]
+    for i in range(state.pending.shape[0]):
+        world.pending[i] = state.pending[i]
+    # The world's tally counts nothing anyone reads: kept from growing without end.
+    world.tally[:] = 0
+    for i in range(seen.joker.shape[0]):
+        copy.joker[i] = seen.joker[i]
+    for row in range(state.banked.shape[0]):
+        for seat in range(state.banked.shape[1]):
+            world.banked[row, seat] = state.banked[row, seat]

@@ -60,9 +60,11 @@ COLLECT_WEIGHT = 1
 UNCERTAINTY = 2
 DECLINE_THRESHOLD = 3
 DENY_WEIGHT = 4
-ITERATIONS = 5
-EXPLORATION = 6
-WIDENING = 7
+JOKER_EAT_BIAS = 5
+SWAP_THRESHOLD = 6
+ITERATIONS = 7
+EXPLORATION = 8
+WIDENING = 9
 
 PARAMETERS = {
     "eat_weight": (1.0, WEIGHT, "points credited per cream dollop of an eaten slice"),
@@ -76,6 +78,12 @@ PARAMETERS = {
     "deny_weight": (0.0, WEIGHT, "weight of the expected majority points a collected slice "
                                  "takes from the best rival in its kind (0: the player "
                                  "looks only at its own chances)"),
+    "joker_eat_bias": (0.0, SIGNED_WEIGHT, "joker: extra gain credited to eating the joker "
+                                           "(its points times eat_weight) over putting it "
+                                           "on the best collected kind"),
+    "swap_threshold": (0.0, SIGNED_WEIGHT, "joker: extra gain the joker's best use must "
+                                           "promise over the real slice given for it "
+                                           "before the player claims a swap"),
     **SEARCH_WEIGHTS,
 }
 """Every weight: its default, its allowed range and what it means. The last three are
@@ -88,6 +96,21 @@ SEARCH_PARAMETERS = tuple(SEARCH_WEIGHTS)
 TAKE = 0
 DECLINE_EAT = 1
 PASS = 2
+
+# Fields of ``View.joker``: where the joker slice is, as every player sees it.
+JOKER_WHERE = 0
+"""``JOKER_HIDDEN`` (not in the box, in a stack not yet laid out, set aside or discarded),
+``JOKER_TABLE`` (in the cake on the table), ``JOKER_HAND`` (taken; its eat-or-place
+decision is pending), ``JOKER_PLACED`` (on a pile) or ``JOKER_EATEN``."""
+JOKER_SEAT = 1
+"""The seat that took it (-1 before anyone has)."""
+JOKER_KIND = 2
+"""The kind whose pile it stands on (-1 unless ``JOKER_PLACED``)."""
+JOKER_HIDDEN = 0
+JOKER_TABLE = 1
+JOKER_HAND = 2
+JOKER_PLACED = 3
+JOKER_EATEN = 4
 
 
 @dataclass(frozen=True)
@@ -164,8 +187,17 @@ RISE = 1
 
 @jit_borrowing
 def chance_table_shape(most):
-    """The shape of a chance table when no kind has more than ``most`` slices."""
+    """The shape of a chance table when no pile can hold more than ``most`` slices."""
     return 2, most + 1, 2 * most + 1
+
+
+@jit_borrowing
+def most_in_pile(kind_count, joker_kind):
+    """The most slices a pile can hold: the largest kind's, and the joker on top."""
+    most = 0
+    for kind in range(kind_count.shape[0]):
+        most = max(most, kind_count[kind])
+    return most + (1 if joker_kind >= 0 else 0)
 
 
 @jit_borrowing
@@ -261,13 +293,19 @@ def slice_choice(params, chances, mine, best_other, still_open, value, cream):
     the best rival's (``deny_weight``), each times the kind's majority value.
     """
     eat_gain = params[EAT_WEIGHT] * cream
+    collect = collect_gain(params, chances, mine, best_other, still_open, value)
+    eat = eat_gain >= collect
+    return (eat_gain if eat else collect), eat
+
+
+@jit_inline
+def collect_gain(params, chances, mine, best_other, still_open, value):
+    """What one more slice on a pile of ``mine`` gains: the rise of our majority chance
+    (``collect_weight``) and the fall of the best rival's (``deny_weight``), each times
+    the kind's majority ``value``."""
     # Written so that with deny_weight 0 the sum is the own-chance term to the last bit.
-    collect_gain = (params[COLLECT_WEIGHT] * value * chance_rise(chances, mine, best_other,
-                                                                 still_open)
-                    + params[DENY_WEIGHT] * value * denied(chances, mine, best_other,
-                                                           still_open))
-    eat = eat_gain >= collect_gain
-    return (eat_gain if eat else collect_gain), eat
+    return (params[COLLECT_WEIGHT] * value * chance_rise(chances, mine, best_other, still_open)
+            + params[DENY_WEIGHT] * value * denied(chances, mine, best_other, still_open))
 
 
 @jit_inline
@@ -312,6 +350,11 @@ def _next_slice(params, chances, seat, position, view, rules, scratch):
     added, decided = scratch.added, scratch.decided
     kind = view.cake_kind[as_index(position)]
     decided[kind] += 1
+    if kind == rules.joker_kind:
+        # Valued by its best use on the piles as they stand, whatever else the arc
+        # holds: so its gain, too, depends only on its kind (``_value_circle``).
+        gain, _ = joker_choice(params, chances, seat, view, rules, -1)
+        return gain, True
     gain, eat = slice_choice(params, chances, view.collected[seat, kind] + added[kind],
                              scratch.rivals[kind], view.still_open[kind] - decided[kind],
                              rules.majority_value[kind], view.cake_cream[as_index(position)])
@@ -603,9 +646,84 @@ def choose_bonus(seats, seat, view, rules):
         if not aside_left[a]:
             continue
         kind = aside_kind[a]
-        gain, eat = slice_choice(seats.params[seat], seats.chances[seat], collected[seat, kind],
-                                 best_opponent(collected, seat, kind), unseen[kind] - 1,
-                                 rules.majority_value[kind], aside_cream[a])
+        if kind == rules.joker_kind:
+            gain, _ = joker_choice(seats.params[seat], seats.chances[seat], seat, view, rules,
+                                   -1)
+            eat = True
+        else:
+            gain, eat = slice_choice(seats.params[seat], seats.chances[seat],
+                                     collected[seat, kind], best_opponent(collected, seat, kind),
+                                     unseen[kind] - 1, rules.majority_value[kind], aside_cream[a])
         if best < 0 or gain > best_gain:
             best, best_gain, best_eat = a, gain, eat
     return best, best_eat
+
+
+# ----------------------------------------------------------------------------------------
+# The joker: eat it or place it, and claim a swap.
+
+
+@jit_borrowing
+def joker_choice(params, chances, seat, view, rules, less_kind):
+    """The joker's best use to ``seat``: ``(gain, kind)``, kind -1 to eat it.
+
+    Eating gains its points (``eat_weight``) plus ``joker_eat_bias``; placing it on a
+    collected kind gains what one more slice there gains (``slice_choice``'s collect
+    term). ``less_kind``: a kind whose pile counts one slice less (the slice a swap would
+    hand over), -1 for none. With nothing collected it must be eaten (RULES.md s1).
+    """
+    collected, still_open = view.collected, view.still_open
+    best_kind = -1
+    best = params[EAT_WEIGHT] * rules.joker_points + params[JOKER_EAT_BIAS]
+    for kind in range(rules.majority_value.shape[0]):
+        mine = collected[seat, kind] - (1 if kind == less_kind else 0)
+        if mine <= 0 or kind == rules.joker_kind:
+            continue
+        gain = collect_gain(params, chances, mine, best_opponent(collected, seat, kind),
+                            still_open[kind], rules.majority_value[kind])
+        if gain > best:
+            best, best_kind = gain, kind
+    return best, best_kind
+
+
+@jit_borrowing
+def choose_joker(seats, seat, view, rules):
+    """The joker in hand: the collected kind to put it on, or -1 to eat it."""
+    collected = view.collected
+    if seats.codes[seat, 0] == RANDOM:
+        kinds = 0
+        for kind in range(collected.shape[1]):
+            kinds += 1 if collected[seat, kind] > 0 else 0
+        pick = below(view.stream, kinds + 1)
+        for kind in range(collected.shape[1]):
+            if collected[seat, kind] > 0:
+                pick -= 1
+                if pick == 0:
+                    return kind
+        return -1
+    _, kind = joker_choice(seats.params[seat], seats.chances[seat], seat, view, rules, -1)
+    return kind
+
+
+@jit_borrowing
+def choose_swap(seats, seat, cream, eaten, view, rules):
+    """Whether to give the real slice just taken (``cream``; ``eaten`` or collected) for
+    the joker, which stands on that slice's kind on another seat's pile.
+
+    Greedy: when the joker's best use, with that slice gone, beats what the slice gains
+    where it lies by more than ``swap_threshold``.
+    """
+    if seats.codes[seat, 0] == RANDOM:
+        return below(view.stream, 2) == 1
+    params, chances = seats.params[seat], seats.chances[seat]
+    kind = view.joker[JOKER_KIND]
+    if eaten:
+        kept = params[EAT_WEIGHT] * cream
+        joker_gain, _ = joker_choice(params, chances, seat, view, rules, -1)
+    else:
+        # The slice's worth on the pile: what it added on top of the slices below it.
+        kept = collect_gain(params, chances, view.collected[seat, kind] - 1,
+                            best_opponent(view.collected, seat, kind), view.still_open[kind],
+                            rules.majority_value[kind])
+        joker_gain, _ = joker_choice(params, chances, seat, view, rules, kind)
+    return joker_gain - kept > params[SWAP_THRESHOLD]

@@ -78,13 +78,17 @@ class SlicingGame(Game):
 
     def searched_moves(self, table: TableSpec) -> int:
         """Cuts and choices per game made by search players (strategies by seat)."""
-        rounds, players, seats = self.rounds(table), table.players, table.strategies
-        cuts = sum(seats[r % players].cutter == "search" for r in range(rounds))
+        rounds, seats = self.rounds(table), table.strategies
+        cuts = sum(seats[self.leader(table, r)].cutter == "search" for r in range(rounds))
         return cuts + rounds * sum(s.chooser == "search" for s in seats)
 
     def rounds(self, table: TableSpec) -> int:
         """How many rounds (cakes, pizzas) a game has at ``table``."""
         raise NotImplementedError
+
+    def leader(self, table: TableSpec, index: int) -> int:
+        """The seat in charge of round ``index`` (0-based): seat 0 first, then in turn."""
+        return index % table.players
 
     def game_result(self, table_rules, strategies, seed: int, index: int, duplicate: bool):
         """The reference engine's result of one game."""
@@ -142,7 +146,7 @@ class SlicingGame(Game):
 
     def seat_name(self, table: TableSpec, seat: int) -> SeatName:
         """``first waiter`` who serves ``cakes 1, 5``, ``seat 2`` (``cake 2``), ..."""
-        led = [str(r + 1) for r in range(self.rounds(table)) if r % table.players == seat]
+        led = [str(r + 1) for r in range(self.rounds(table)) if self.leader(table, r) == seat]
         name = self.first_seat if seat == 0 else f"seat {seat + 1}"
         one, many = self.round_name
         if not led:

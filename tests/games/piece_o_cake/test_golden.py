@@ -15,13 +15,14 @@ from tests.games.piece_o_cake.conftest import GAME, RULES
 
 GOLDEN = Path(__file__).with_name("golden")
 CASES = [(2, "base", "greedy", 3), (3, "compensation", "greedy", 7),
-         (4, "compensation", "greedy-balanced", 1), (5, "base", "random", 4)]
+         (4, "compensation", "greedy-balanced", 1), (5, "base", "random", 4),
+         (4, "joker-compensation-2-rounds", "tuned", 5), (3, "joker-3-rounds", "random", 2)]
 
 
 @pytest.mark.parametrize(("players", "variant", "strategy", "game"), CASES)
 def test_replay_matches_golden_file(players, variant, strategy, game):
     result = play_game(RULES.for_table(players, variant),
-                       [GAME.named_strategy(strategy)] * players, seed=1, game=game)
+                       [GAME.named_strategy(strategy, players)] * players, seed=1, game=game)
     text = format_replay(RULES, result, f"seed 1, game {game}, {players} players, {variant}, "
                                         f"{strategy}") + "\n"
     path = GOLDEN / f"{players}p_{variant}_{strategy}_game{game}.txt"

@@ -5,7 +5,8 @@ import itertools
 import pytest
 
 from tests.conformance.conftest import assert_parity
-from tests.games.piece_o_cake.conftest import RULES, STRATEGY_NAMES, table_of
+from tests.games.piece_o_cake.conftest import GAME, RULES, STRATEGY_NAMES, table_of
+from tests.games.piece_o_cake.test_joker_and_rounds import EATER, PLACER
 
 SETTINGS = [(p, v, s) for p, v, s in itertools.product((2, 3, 4, 5), ("base", "compensation"),
                                                          STRATEGY_NAMES)
@@ -29,6 +30,30 @@ def test_mixed_tables_on_duplicate_deals(players):
                   games=40 * players)
 
 
+# The joker and several rounds, every strategy; the joker-placing and swapping player at
+# every count (the shipped strategies seldom swap).
+JOKER_SETTINGS = [(p, v, s) for p in (2, 3, 4, 5)
+                  for v in ("joker", "joker-compensation-2-rounds" if RULES.has_compensation(p)
+                            else "joker-2-rounds")
+                  for s in STRATEGY_NAMES]
+
+
+@pytest.mark.parametrize(("players", "variant", "strategy"), JOKER_SETTINGS)
+def test_kernel_matches_reference_with_the_joker_and_rounds(players, variant, strategy):
+    assert_parity(table_of(players, variant, (strategy,)), seed=12, first=500,
+                  games={"search": 10, "search-deep": 3, "greedy": 40}.get(strategy, 100))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_swapping_and_placing_players_at_mixed_tables(players):
+    seats = [PLACER, GAME.named_strategy("random"), EATER] * 2
+    variant = "joker-compensation-3-rounds" if RULES.has_compensation(players) else "joker-3-rounds"
+    table = GAME.table(RULES, players, seats[:players], variant, duplicate=True)
+    chunk = GAME.play_chunk(table, 4, 0, 40 * players)
+    assert chunk.game["swaps"].sum() > 0 and chunk.game["joker_placed"].sum() > 0
+    assert_parity(table, seed=4, first=0, games=40 * players)
+
+
 def test_tied_majorities_scoring_nothing():
     rules = RULES.with_overrides(tie_rule="none")
     assert_parity(table_of(4, "compensation", ("greedy",), rules=rules), 3, 0, 150)
@@ -40,7 +65,7 @@ LONG_RUN = {"greedy": 300, "search": 1000, "search-deep": 300}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("players", "variant", "strategy"), SETTINGS)
+@pytest.mark.parametrize(("players", "variant", "strategy"), SETTINGS + JOKER_SETTINGS)
 def test_kernel_matches_reference_at_length(players, variant, strategy):
     assert_parity(table_of(players, variant, (strategy,)), seed=2026, first=0,
                   games=LONG_RUN.get(strategy, 5000))

@@ -33,6 +33,12 @@ def _published() -> dict:
     (lambda d: d["kinds"].pop(), "kinds"),
     (lambda d: d["compensation"].update({"4": [1, 2, 3]}), "compensation.4"),
     (lambda d: d["compensation"].update({"9": [1]}), "compensation.9"),
+    (lambda d: d.update(rounds=0), "rounds"),
+    (lambda d: d.update(rounds=11), "rounds"),
+    (lambda d: d["joker"].update(eat_points=-2), "joker.eat_points"),
+    (lambda d: d["joker"].update(included="yes"), "joker.included"),
+    (lambda d: d["joker"].update(colour="gold"), "joker.colour"),
+    (lambda d: d["kinds"][0].update(majority_value=1000, cream=[100] * 200), "kinds"),
 ])
 def test_bad_rule_sets_name_the_key(change, key):
     data = _published()
@@ -45,3 +51,25 @@ def test_bad_rule_sets_name_the_key(change, key):
 def test_no_compensation_for_five_players():
     with pytest.raises(InputError, match="no compensation variant for 5 players"):
         load_rules().for_table(5, "compensation")
+
+
+def test_variants_switch_the_joker_compensation_and_rounds_on():
+    rules = load_rules()
+    assert rules.rounds == 1 and not rules.joker and rules.joker_points == 2
+    table = rules.for_table(3, "joker-compensation-3-rounds")
+    assert table.joker and table.rounds == 3 and table.bonus_after_cakes == (1, 2)
+    assert table.box == 58 and table.arrays["slice_kind"][-1] == len(rules.kinds)
+    assert table.arrays["majority_value"][-1] == 0 and table.arrays["slice_cream"][-1] == 2
+    plain = rules.for_table(2, "2-rounds")
+    assert not plain.joker and plain.rounds == 2 and plain.box == 57
+    with pytest.raises(InputError, match="no compensation variant for 2 players"):
+        rules.for_table(2, "joker-compensation")
+
+
+def test_the_rule_file_may_put_the_joker_in_and_play_more_rounds():
+    data = _published()
+    data["joker"]["included"] = True
+    data["joker"]["eat_points"] = 3
+    data["rounds"] = 4
+    table = parse_rules(data, "mine.toml").for_table(4, "base")
+    assert table.joker and table.rounds == 4 and table.arrays["slice_cream"][-1] == 3

@@ -77,7 +77,7 @@ def _decision(rules, seats, state, scratch, space, stream):
 
 def test_the_search_cannot_see_the_hidden_order():
     rules, seats, state, scratch, space = _table_arrays(3, searcher(3, 60.0))
-    kernel.deal_order(np.uint64(9), 0, state.deal_stream, state.order)
+    kernel.deal_order(np.uint64(9), 0, 0, state.deal_stream, state.order)
     reset_stream(state.seen.stream, np.uint64(9), 0, DECISION_STREAM)
     steps.start_game(rules, state)
     assert not steps.advance(rules, seats, state, scratch)  # the first cut
@@ -105,7 +105,7 @@ def test_search_finds_the_only_winning_move_at_the_end():
     rules, seats, state, scratch, space = _table_arrays(2, player)
     kinds = list(RULES.kinds)
     plum, chocolate = kinds.index("plum"), kinds.index("chocolate")
-    kernel.deal_order(np.uint64(1), 0, state.deal_stream, state.order)
+    kernel.deal_order(np.uint64(1), 0, 0, state.deal_stream, state.order)
     steps.start_game(rules, state)
     view = state.seen
     view.collected[:] = 0
@@ -121,7 +121,7 @@ def test_search_finds_the_only_winning_move_at_the_end():
     view.portion_start[:2] = [0, 2]
     view.portion_len[:2] = [2, n - 2]
     view.portion_taken[:2] = [False, True]
-    state.clock[:] = [rules.cakes - 1, 2, 2]
+    state.clock[:] = [rules.cakes - 1, 2, 2, 0]
     policy = seats._replace(codes=np.full_like(seats.codes, strategies.GREEDY))
     assert strategies.choose_action(policy, 0, view, 2, rules, scratch)[0] == strategies.TAKE
     move = _decision(rules, seats, state, scratch, space, np.zeros(2, dtype=np.uint64))
