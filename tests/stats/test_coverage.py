@@ -46,7 +46,7 @@ def block_summaries(name: str, blocks: int, deals: int, seed: int,
         part = slice(b * size, (b + 1) * size)
         piece = Chunk(first_game + b * size, {k: v[part] for k, v in chunk.seat.items()},
                       {k: v[part] for k, v in chunk.game.items()})
-        totals = Totals(t.players, (*GAME.seat_metrics, "win_units"), GAME.game_metrics)
+        totals = Totals(t.players, (*GAME.seat_metrics, "win_units"), GAME.game_metrics_of(t))
         totals.add(DealSums.of_chunk(piece, t))
         found.append(seat_summary(TableRun(t, seed, totals, pd.DataFrame(), False))[0])
     return found
