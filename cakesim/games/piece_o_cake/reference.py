@@ -273,7 +273,7 @@ class Game:
 
     def choose(self, number: int, seat: int, cake: Cake) -> None:
         """Take a portion (eat or collect each slice), or decline and maybe eat a kind."""
-        if self.strategies[seat].chooser == "search":
+        if self._decides_by_search(seat):
             turn = (seat - self.waiter(number)) % self.rules.players or self.rules.players
             action, index, eat_mask = self._search(number, turn)
         else:
@@ -335,7 +335,7 @@ class Game:
         """Compensation variant: the waiter keeps one set-aside slice, eats or collects it
         (the joker: eats or places it; a real slice may be swapped for the joker)."""
         aside = self.deal.set_aside
-        if self.strategies[waiter].chooser == "search":
+        if self._decides_by_search(waiter):
             _, index, eat = self._search(number, self.rules.players + 1)
         else:
             index, eat = choose_bonus(self._strategies(), waiter, self._view(), self.rule_data)
@@ -505,6 +505,7 @@ class Game:
         return self.rules.players + 1
 
     def _decides_by_search(self, seat: int) -> bool:
+        """Whether ``seat``'s choices (and keeps, and joker decisions) are searched."""
         return self.strategies[seat].chooser == "search"
 
     def _log(self, number: int, seat: int, action: str, **details) -> None:

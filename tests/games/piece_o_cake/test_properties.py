@@ -13,12 +13,13 @@ from tests.games.piece_o_cake.conftest import (
 )
 
 tables = st.builds(
-    lambda players, compensated, names, seed, game: (
-        table_of(players, "compensation" if compensated and RULES.has_compensation(players)
-                 else "base", names), seed, game),
-    st.integers(2, 5), st.booleans(), st.lists(st.sampled_from(STRATEGY_NAMES), min_size=1,
-                                                max_size=1),
+    lambda players, variant, names, seed, game: (
+        table_of(players, variant if GAME.has_variant(RULES, players, variant) else "base",
+                 names), seed, game),
+    st.integers(2, 5), st.sampled_from(GAME.variants),
+    st.lists(st.sampled_from(STRATEGY_NAMES), min_size=1, max_size=1),
     st.integers(0, 2**32), st.integers(0, 10**6))
+"""A table of any variant (the joker, rounds; base where the count has no such variant)."""
 
 
 @settings(max_examples=60, deadline=None)
@@ -29,10 +30,13 @@ def test_score_is_majority_plus_cream_and_slices_are_conserved(case):
     seat, per_game = chunk.seat, chunk.game
     assert (seat["total"] == seat["majority"] + seat["cream"]).all()
     assert (seat["win_units"].sum(axis=1) == GAME.win_units).all()
-    dealt = RULES.cakes * RULES.slices_per_cake + len(table.rules.bonus_after_cakes)
+    rules = table.rules
+    dealt = RULES.cakes * RULES.slices_per_cake + len(rules.bonus_after_cakes)
     kept = per_game["eaten_slices"] + per_game["collected_slices"] + per_game["discarded"]
-    assert (kept == dealt).all()
-    assert (seat["majority"].max(axis=1) <= sum(RULES.majority_value)).all()
+    assert (kept == rules.rounds * dealt).all()
+    assert (seat["majority"].max(axis=1) <= rules.rounds * sum(RULES.majority_value)).all()
+    if rules.joker:
+        assert (per_game["joker_eaten"] + per_game["joker_placed"] <= rules.rounds).all()
 
 
 @settings(max_examples=200, deadline=None)
@@ -62,10 +66,12 @@ def test_every_logged_move_is_legal(case):
     players = table.players
     by_cake = {}
     for move in result.log:
-        by_cake.setdefault(move.cake, []).append(move)
-    assert sorted(by_cake) == list(range(RULES.cakes))
-    for cake, moves in by_cake.items():
-        waiter = cake % players
+        by_cake.setdefault((move.round, move.cake), []).append(move)
+    assert sorted(by_cake) == [(r, c) for r in range(table.rules.rounds)
+                               for c in range(RULES.cakes)]
+    for (round_number, cake), moves in by_cake.items():
+        # The round's first waiter sits left of the last round's.
+        waiter = (round_number + cake) % players
         cut, choices = moves[0], [m for m in moves if m.action in ("take", "decline", "pass")]
         assert cut.action == "cut" and cut.seat == waiter
         assert 1 <= len(cut.portions) <= table.rules.portion_limit
