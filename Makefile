@@ -36,13 +36,13 @@ experiment: install  ## run experiments/$(EXP).toml and write reports/$(EXP)/
 	$(PY) -m cakesim run $(EXP) $(ARGS)
 
 bench: install  ## kernel games/s per core against the reference engine, in one run
-	$(PY) -m cakesim.bench $(ARGS)
+	$(PY) -m cakesim.app.bench $(ARGS)
 
 parity: install  ## the long kernel-against-reference runs and interval-coverage runs
 	$(PY) -m pytest -q -m slow
 
 gate-check: install  ## the regression gate's false alarms over 100 seed changes, and its power
-	$(PY) -m cakesim.gate_check $(ARGS)
+	$(PY) -m cakesim.app.gate_check $(ARGS)
 
 baseline: install  ## write reports/baselines/EXP.json for every experiment (CI size)
 	$(PY) -m cakesim baseline $(ARGS)

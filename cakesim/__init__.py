@@ -1,4 +1,8 @@
-"""cakesim: Monte-Carlo balance analysis for cake-themed board games."""
+"""cakesim: Monte-Carlo balance analysis for cake-themed board games.
+
+The front door is thin on purpose: ``import cakesim`` (or a worker unpickling a table)
+loads no game, plotting or tuning library. The API's names are imported on first use.
+"""
 
 from cakesim.engine.numba_cache import use_code_keyed_cache
 from cakesim.engine.version import __version__
@@ -6,15 +10,14 @@ from cakesim.engine.version import __version__
 # Before anything imports numba: its cache folder is read when numba is first imported.
 use_code_keyed_cache()
 
-from cakesim.api import (  # noqa: E402
-    ExperimentResult,
-    baseline,
-    plan,
-    regress,
-    run_experiment,
-    simulate,
-    sprt,
-)
-
 __all__ = ["ExperimentResult", "__version__", "baseline", "plan", "regress", "run_experiment",
            "simulate", "sprt"]
+
+
+def __getattr__(name: str):
+    """``cakesim.simulate`` and the other API names, imported from ``cakesim.app.api``."""
+    if name in __all__:
+        from cakesim.app import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'cakesim' has no attribute {name!r}")

@@ -1,5 +1,5 @@
 """``python -m cakesim``."""
 
-from cakesim.cli import main
+from cakesim.app.cli import main
 
 raise SystemExit(main())

@@ -12,11 +12,11 @@ import tomllib
 import pandas as pd
 import pytest
 
-from cakesim.cli import _parser, main
+from cakesim.app.cli import _parser, main
+from cakesim.app.experiment import load_experiment
 from cakesim.engine import runner
 from cakesim.engine.numba_cache import CACHE_ENV
 from cakesim.engine.version import __version__
-from cakesim.experiment import load_experiment
 from cakesim.games import GAMES
 
 GOOD = {"players": [{"collected": {"chocolate": 3, "plum": 1}, "eaten": {"strawberry": 2}},

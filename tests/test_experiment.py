@@ -2,10 +2,10 @@
 
 import pytest
 
-from cakesim.cli import main
+from cakesim.app.cli import main
+from cakesim.app.experiment import RuleChanges, load_experiment
 from cakesim.engine.arguments import setting
 from cakesim.engine.errors import InputError
-from cakesim.experiment import RuleChanges, load_experiment
 
 TEAM = """
 [experiment]

@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from joblib import cpu_count
 
-from cakesim.cli import main
+from cakesim.app.cli import main
+from cakesim.app.experiment import load_experiment
 from cakesim.engine.cache import ChunkCache
 from cakesim.engine.errors import InputError
-from cakesim.experiment import load_experiment
 from cakesim.games import game_named
 from cakesim.games.speedtorte.strategies import named_strategy
 from tests.conformance.conftest import assert_parity

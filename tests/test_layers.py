@@ -1,13 +1,16 @@
 """The package's layers: imports point one way, and shared code knows no game.
 
-Layers, lowest first: ``engine`` (seeding, contract, runner, cache), ``stats``,
-``tuning`` (self-play tuning and best responses, through the contract), ``reports``,
-``games`` (each game in its own folder, the slicing kit beside them), then the entry
-points on top (``experiment``, ``api``, ``cli``, ``bench``, ``gate_check``). A module may
-import from its own layer or a lower one; a game may import no other game.
+Layers, lowest first: ``engine`` (seeding, contract, runner, cache), ``kits`` (what
+every game builds on: strategy files), ``stats``, ``tuning`` (self-play tuning and best
+responses, through the contract), ``reports``, ``games`` (each game in its own folder,
+the slicing kit beside them), then the application on top (``app``: experiment files,
+the API, the command line, the benchmark, the gate check). A module may import from its
+own layer or a lower one; a game may import no other game.
 """
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +18,7 @@ import pytest
 from cakesim.games import GAMES, all_games
 
 PACKAGE = Path(__file__).parents[1] / "cakesim"
-LAYERS = ("engine", "stats", "tuning", "reports", "games")
+LAYERS = ("engine", "kits", "stats", "tuning", "reports", "games", "app")
 TOP = len(LAYERS)
 SHARED_KITS = ("slicing",)
 """Folders under ``games/`` that are kits for several games, not games."""
@@ -78,7 +81,7 @@ def test_the_layer_rule_sees_an_upward_import():
     tree = ast.parse("from cakesim.reports.report import write_report\n")
     assert [_layer(m) for _, m in _runtime_imports(tree)] == [LAYERS.index("reports")]
     assert _layer("cakesim.engine.runner") < _layer("cakesim.reports.report")
-    guarded = ast.parse("if TYPE_CHECKING:\n    from cakesim.experiment import Experiment\n")
+    guarded = ast.parse("if TYPE_CHECKING:\n    from cakesim.app.experiment import Experiment\n")
     assert _runtime_imports(guarded) == []
 
 
@@ -123,3 +126,33 @@ def test_the_game_word_check_sees_a_game_name():
     code = _code_words(ast.parse("\"\"\"Piece o' Cake in a docstring is fine.\"\"\"\n"
                                  "if game.name == 'speedtorte':\n    pass\n"))
     assert "speedtorte" in code and "piece o' cake" not in code
+
+
+def _loaded_after(code: str) -> set[str]:
+    """The top-level modules a fresh interpreter has loaded after running ``code``."""
+    shown = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport sys\nprint(' '.join(sorted(sys.modules)))"],
+        capture_output=True, text=True, check=True).stdout.split()
+    return set(shown)
+
+
+HEAVY = ("matplotlib", "cma", "markdown")
+"""Plotting, tuning and page libraries: no game's play needs them."""
+
+
+def test_a_game_and_its_kernel_load_no_plotting_or_tuning_library():
+    # A worker that unpickles a table imports the game's module; so does a notebook that
+    # only simulates.
+    modules = [m for name in GAMES
+               for m in (GAMES[name], GAMES[name].rsplit(".", 1)[0] + ".kernel")]
+    loaded = _loaded_after("\n".join(f"import {m}" for m in ["cakesim", *modules]))
+    assert set(modules) <= loaded
+    assert not [m for m in HEAVY if m in loaded]
+
+
+def test_the_commands_help_loads_no_game():
+    loaded = _loaded_after("from cakesim.app.cli import main\ntry:\n    main(['--help'])\n"
+                           "except SystemExit:\n    pass")
+    assert "cakesim.app.cli" in loaded
+    assert not [m for m in loaded if m.startswith("cakesim.games.")]
+    assert not [m for m in HEAVY if m in loaded]

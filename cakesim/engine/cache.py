@@ -1,8 +1,9 @@
 """Finished chunks kept on disk, so that an interrupted run restarted plays only the rest.
 
-A chunk is filed under a digest of (code version, table, seed, chunk range): change the
-code, the rule set, a strategy parameter or the seed and the old chunks are simply not
-found. Files are written to a temporary name and renamed, so a run killed mid-write
+A chunk is filed under a digest of (the game's code version, table, seed, chunk range):
+change the game's code or the engine it runs on (``game_code_version``), the rule set, a
+strategy parameter or the seed and the old chunks are simply not found. Editing a report,
+a statistic or another game keeps them. Files are written to a temporary name and renamed, so a run killed mid-write
 leaves no half chunk behind; an unreadable file counts as missing.
 """
 
@@ -13,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from cakesim.engine.contract import Chunk, TableSpec
-from cakesim.engine.fingerprint import code_version, digest, table_digest
+from cakesim.engine.fingerprint import digest, game_code_version, table_digest
 
 CACHE_ENV = "CAKESIM_CACHE"
 DEFAULT_CACHE = Path(".cakesim-cache")
@@ -34,7 +35,8 @@ class ChunkCache:
 
     def path(self, table: TableSpec, seed: int, start: int, stop: int) -> Path:
         """Where the chunk ``[start, stop)`` of ``seed`` at ``table`` is filed."""
-        key = digest({"code": code_version(), "table": table_digest(table), "seed": seed,
+        key = digest({"code": game_code_version(table.game), "table": table_digest(table),
+                      "seed": seed,
                       "start": start, "stop": stop})
         return self.root / key[:2] / f"{key}.npz"
 

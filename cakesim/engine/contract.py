@@ -217,6 +217,10 @@ class Game(ABC):
     """The name the CLI and experiment files use, e.g. ``piece-o-cake``."""
     title: ClassVar[str]
     """The game's name in words, e.g. ``Piece o' Cake`` (in replays and messages)."""
+    rule_version: ClassVar[str]
+    """The version of the rules as the game's code plays them: raise it when play changes
+    in a way its code digest cannot show (finished chunks are keyed by it, with a digest
+    of the game's folder and the engine; ``fingerprint.game_code_version``)."""
     result_kind: ClassVar[ResultKind]
     win_units: ClassVar[int] = 1
     """Win units a game hands out to its winners (split evenly on a shared first place)."""

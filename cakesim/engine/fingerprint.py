@@ -5,9 +5,11 @@ every process. Dataclass fields marked ``metadata={"digest": False}`` (such as t
 rule set was read from) are left out: they do not change any game.
 """
 
+import ast
 import dataclasses
 import hashlib
 import json
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -45,14 +47,87 @@ def digest(value) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def _files_digest(files: list[Path]) -> str:
+    """A digest of ``files``' contents, each named by its last three path parts (so the
+    same on every machine)."""
+    h = hashlib.sha256()
+    for path in sorted(set(files)):
+        h.update("/".join(path.parts[-3:]).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def _sources(folder: Path) -> list[Path]:
+    """Every source and data file under ``folder``."""
+    return [p for p in folder.rglob("*") if p.suffix in (".py", ".toml", ".csv")]
+
+
 @cache
 def code_version() -> str:
-    """The package version and a digest of its source files, so any code change shows."""
-    h = hashlib.sha256()
-    for path in sorted([*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.toml")]):
-        h.update(path.relative_to(PACKAGE).as_posix().encode())
-        h.update(path.read_bytes())
-    return f"{__version__}+{h.hexdigest()[:12]}"
+    """The package version and a digest of all its source files, so any code change shows
+    (a tuning's checkpoint and a baseline record it)."""
+    return f"{__version__}+{_files_digest(_sources(PACKAGE))}"
+
+
+@cache
+def kernel_code_version() -> str:
+    """A digest of the code compiled kernels are built from: the engine, the kits and every
+    game's folder. Numba's cache is keyed by it, so that editing a report, a statistic or
+    the application recompiles nothing."""
+    files = [f for folder in ("engine", "kits", "games") for f in _sources(PACKAGE / folder)]
+    return f"{__version__}+{_files_digest(files)}"
+
+
+def _module_file(name: str, home: str) -> Path | None:
+    """The source file of module ``name``, found without importing it; ``None`` unless it is
+    a module of this package or of ``home``, the game's own package (a test's game)."""
+    parts = name.split(".")
+    if parts[0] == PACKAGE.name:
+        base = PACKAGE.joinpath(*parts[1:])
+    elif parts[0] == home:
+        base = Path(next(iter(sys.modules[home].__path__))).joinpath(*parts[1:])
+    else:
+        return None
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def import_closure(module: str) -> list[Path]:
+    """The files of ``module`` and of every module it imports at load time, transitively:
+    imports at module level only (a report a game imports inside a method is not part of
+    how it plays)."""
+    found: dict[Path, None] = {}
+    todo, home = [module], module.split(".")[0]
+    while todo:
+        path = _module_file(todo.pop(), home)
+        if path is None or path in found:
+            continue
+        found[path] = None
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.Import):
+                todo += [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                # ``from package import module`` names modules as well as values.
+                todo += [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
+    return list(found)
+
+
+@cache
+def _game_code_version(module: str, rule_version: str) -> str:
+    files = import_closure(module)
+    data = [p for p in _sources(files[0].parent) if p.suffix != ".py"]
+    engine = _sources(PACKAGE / "engine")  # the runner that drives every chunk, always
+    return f"{__version__}+rules {rule_version}+{_files_digest(files + data + engine)}"
+
+
+def game_code_version(game) -> str:
+    """What decides a game's chunks besides its table: the game's declared rule version and
+    a digest of the code its game module loads (its kernel, strategies and rules, the kits),
+    of the whole engine and of the data files in its folder. Finished chunks are keyed by it,
+    so that editing a report, a statistic or another game keeps them."""
+    return _game_code_version(type(game).__module__, game.rule_version)
 
 
 def resolved_strategy(strategy) -> dict:

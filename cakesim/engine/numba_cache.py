@@ -2,23 +2,26 @@
 
 Numba checks a cached kernel only against its own source file: a change in a function it
 calls from another file (a strategy, the seeding) would leave the old compiled kernel in
-use and give silently wrong numbers. Keying the cache folder by a digest of all of
-cakesim's source makes any code change start from a fresh cache.
+use and give silently wrong numbers. Keying the cache folder by a digest of the code the
+kernels are built from (the engine, the kits and every game's folder) makes any such
+change start from a fresh cache, while an edit of a report or a statistic recompiles
+nothing. (The folder is chosen once per process, before numba is imported, so it cannot
+be one game's.)
 """
 
 import os
 import sys
 from pathlib import Path
 
-from cakesim.engine.fingerprint import code_version
+from cakesim.engine.fingerprint import kernel_code_version
 
 CACHE_ENV = "NUMBA_CACHE_DIR"
 
 
 def code_keyed_cache_dir() -> Path:
-    """``$XDG_CACHE_HOME/cakesim/numba/<code version>`` (default ``~/.cache``)."""
+    """``$XDG_CACHE_HOME/cakesim/numba/<kernel code version>`` (default ``~/.cache``)."""
     root = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-    return root / "cakesim" / "numba" / code_version()
+    return root / "cakesim" / "numba" / kernel_code_version()
 
 
 def use_code_keyed_cache() -> None:

@@ -15,6 +15,10 @@ GAMES = {"piece-o-cake": "cakesim.games.piece_o_cake.game",
          "part-du-chef": "cakesim.games.part_du_chef.game",
          "topp-die-torte": "cakesim.games.topp_die_torte.game"}
 
+GAME_COMMANDS = {"speedtorte": ("speedtorte", "Speedtorte designer tools")}
+"""Commands a game adds to ``cakesim`` (``Game.add_commands``): command -> (game, line of
+help), so that ``cakesim --help`` lists them without loading the game."""
+
 
 def game_named(name: str) -> Game:
     """The game called ``name`` (see ``GAMES``)."""

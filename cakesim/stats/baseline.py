@@ -43,7 +43,7 @@ from cakesim.stats.intervals import Estimate, holm, influence_se, ratio_influenc
 from cakesim.stats.sprt import SprtResult
 
 if TYPE_CHECKING:  # the experiment loader sits above the statistics
-    from cakesim.experiment import Experiment
+    from cakesim.app.experiment import Experiment
 
 GATED_SEAT_METRICS = ("win_units", "total")
 """Seat metrics whose per-deal sums the baseline keeps (win share, mean score)."""

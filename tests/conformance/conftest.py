@@ -27,7 +27,7 @@ def game_named(name: str) -> Game:
 def game(request, monkeypatch) -> Game:
     """Each registered game in turn, and the example (registered for the test's length)."""
     monkeypatch.setattr("cakesim.games.GAMES", EVERY_GAME)
-    monkeypatch.setattr("cakesim.cli.GAMES", EVERY_GAME)
+    monkeypatch.setattr("cakesim.app.cli.GAMES", EVERY_GAME)
     return game_named(request.param)
 
 

@@ -1,11 +1,14 @@
 """Every game implements the contract: its attributes, tables, seats, strategies, chunks."""
 
+import argparse
+
 import numpy as np
 import pytest
 
 from cakesim.engine.contract import Game, ResultKind, SeatName
 from cakesim.engine.errors import InputError
 from cakesim.engine.tables import Table
+from cakesim.games import GAME_COMMANDS
 from tests.conformance.conftest import EVERY_GAME, default_table, game_named
 
 
@@ -112,3 +115,15 @@ def test_every_speed_target_covers_a_benchmark_table(game):
     tables = [(name, table.players) for name, table in game.bench_tables(game.load_rules())]
     for target in game.bench_targets:
         assert any(target.covers(name, players) for name, players in tables), target
+
+
+def test_declares_a_rule_version_and_its_commands_are_registered(game):
+    assert isinstance(game.rule_version, str) and game.rule_version
+    # The registry lists a game's own commands, so that `cakesim --help` need not load it.
+    parser = argparse.ArgumentParser()
+    commands = parser.add_subparsers()
+    game.add_commands(commands)
+    registered = {command: text for command, (name, text) in GAME_COMMANDS.items()
+                  if name == game.name}
+    added = {action.dest: action.help for action in commands._choices_actions}
+    assert added == registered

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from cakesim.cli import main
+from cakesim.app.cli import main
 from cakesim.engine.contract import ResultKind
 from cakesim.engine.errors import InputError
 from tests.conformance.conftest import default_table

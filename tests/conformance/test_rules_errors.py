@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from cakesim.cli import main
+from cakesim.app.cli import main
 
 
 def _published(game) -> str:

@@ -11,10 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cakesim.api import run_experiment
+from cakesim.app.api import run_experiment
+from cakesim.app.experiment import load_experiment
 from cakesim.engine.cache import ChunkCache
 from cakesim.engine.runner import run_table
-from cakesim.experiment import load_experiment
 from cakesim.stats.baseline import results_digest
 from tests.games.piece_o_cake.conftest import table_of
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from cakesim.api import run_experiment
-from cakesim.cli import main
+from cakesim.app.api import run_experiment
+from cakesim.app.cli import main
 from cakesim.stats.baseline import results_digest
 
 distributed = pytest.importorskip("distributed")

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
+from cakesim.app.experiment import load_experiment
 from cakesim.engine.errors import InputError
-from cakesim.experiment import load_experiment
 from cakesim.reports import answer, contrasts, skill
 from cakesim.reports.answer import seat_bias, win_rate, worst_seat
 

@@ -2,8 +2,8 @@
 
 import json
 
-from cakesim.api import run_experiment
-from cakesim.cli import main
+from cakesim.app.api import run_experiment
+from cakesim.app.cli import main
 from cakesim.reports.report import write_index
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cakesim.api import ci_run, run_experiment
+from cakesim.app.api import ci_run, run_experiment
 from cakesim.games import game_named
 from cakesim.reports import skill
 

@@ -5,8 +5,8 @@ import json
 import numpy as np
 import pytest
 
-from cakesim import api
-from cakesim.cli import main
+from cakesim.app import api
+from cakesim.app.cli import main
 from cakesim.games.piece_o_cake.strategies import PARAMETERS
 from cakesim.stats.baseline import format_regression, read_baseline, write_baseline
 from cakesim.stats.intervals import holm, two_sample_p
@@ -183,7 +183,7 @@ def test_holm_adjusts_like_the_textbook():
 
 def test_a_changed_strategy_default_is_a_changed_configuration(in_tmp, tiny_experiment,
                                                                monkeypatch):
-    from cakesim.experiment import load_experiment
+    from cakesim.app.experiment import load_experiment
     from cakesim.games.piece_o_cake import strategies
     from cakesim.stats.baseline import config_hash
 

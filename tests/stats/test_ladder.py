@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cakesim.api import run_experiment
+from cakesim.app.api import run_experiment
 from cakesim.games import game_named
 from cakesim.reports.ladder import numbers
 from cakesim.stats.intervals import mean_of, ratio_by_deal, wilson

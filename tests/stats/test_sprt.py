@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
-from cakesim.cli import main
+from cakesim.app.cli import main
 from cakesim.engine.errors import InputError
 from cakesim.stats.baseline import Baseline, compare
 from cakesim.stats.sprt import (

@@ -4,7 +4,8 @@ import pytest
 
 from cakesim.engine.errors import InputError
 from cakesim.games import game_named
-from cakesim.tuning.record import read_tuned, tuned_population, write_tuned
+from cakesim.kits.strategies import read_tuned, tuned_population
+from cakesim.tuning.record import write_tuned
 from cakesim.tuning.search import Budget, tune
 from tests.tuning.conftest import GAME
 

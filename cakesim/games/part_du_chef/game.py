@@ -25,7 +25,7 @@ from cakesim.games.part_du_chef.strategies import (
     strategy_arrays,
 )
 from cakesim.games.slicing.game import SlicingGame
-from cakesim.tuning.record import TUNED
+from cakesim.kits.strategies import TUNED
 
 
 class PartDuChef(SlicingGame):
@@ -33,6 +33,7 @@ class PartDuChef(SlicingGame):
 
     name = "part-du-chef"
     title = "La Part du Chef"
+    rule_version = "1"
     first_seat = "first chef"
     round_name = ("pizza", "pizzas")
     round_verb = "cuts"

@@ -19,7 +19,7 @@ from cakesim.games.piece_o_cake.strategies import (
 from cakesim.games.slicing.circle import cut_table
 from cakesim.games.slicing.game import SlicingGame
 from cakesim.games.slicing.tabletop import WIN_UNITS
-from cakesim.tuning.record import TUNED, read_tuned
+from cakesim.kits.strategies import TUNED, read_tuned
 
 
 @cache
@@ -32,6 +32,7 @@ class PieceOCake(SlicingGame):
 
     name = "piece-o-cake"
     title = "Piece o' Cake"
+    rule_version = "1"
     first_seat = "first waiter"
     round_name = ("cake", "cakes")
     round_verb = "serves"

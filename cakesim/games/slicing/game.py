@@ -13,7 +13,7 @@ import numpy as np
 
 from cakesim.engine.contract import Game, ResultKind, SeatName, Strategy, TableSpec
 from cakesim.engine.errors import InputError
-from cakesim.tuning.record import TUNED, read_tuned
+from cakesim.kits.strategies import TUNED, read_tuned
 
 
 class SlicingGame(Game):

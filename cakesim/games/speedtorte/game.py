@@ -16,7 +16,7 @@ from cakesim.engine.contract import (
     TableSpec,
 )
 from cakesim.engine.errors import InputError
-from cakesim.games.speedtorte import cli, kernel, report
+from cakesim.games.speedtorte import kernel
 from cakesim.games.speedtorte.pieces import PIECE_TYPES
 from cakesim.games.speedtorte.reference import Game as TurnGame
 from cakesim.games.speedtorte.reference import RealTimeGame, card_outcome, outcome, play_any
@@ -61,6 +61,7 @@ class Speedtorte(Game):
 
     name = "speedtorte"
     title = "Speedtorte"
+    rule_version = "1"
     result_kind = ResultKind.TEAM
     game_metrics = ("won", "score", "moves", "fulfilled", "stuck", "hands_empty",
                     "supply_left", "rushes_missed", "finish_ms", "rejected")
@@ -228,6 +229,10 @@ class Speedtorte(Game):
 
     def add_commands(self, commands) -> None:
         """``cakesim speedtorte cards|check|daily|levels|budget``."""
+        # The report and command modules are imported where they are used: a worker that
+        # unpickles a table loads neither them nor the plotting library.
+        from cakesim.games.speedtorte import cli
+
         cli.add_commands(commands, self)
 
     def experiment_sections(self) -> dict[str, Section]:
@@ -246,11 +251,15 @@ class Speedtorte(Game):
 
     def summarise_items(self, runs: list) -> list[dict]:
         """Per order card: fulfilled share, placements to fulfil, share of losses."""
-        return report.card_summary(runs)
+        from cakesim.games.speedtorte.report import card_summary
+
+        return card_summary(runs)
 
     def items_markdown(self, summary: dict, out: Path) -> list[str]:
         """The report's section on order cards, hardest first."""
-        return report.cards_markdown(summary, out)
+        from cakesim.games.speedtorte.report import cards_markdown
+
+        return cards_markdown(summary, out)
 
 
 GAME = Speedtorte()

@@ -15,12 +15,15 @@ from cakesim.engine.contract import (
     TableSpec,
 )
 from cakesim.engine.errors import InputError
-from cakesim.games.topp_die_torte import kernel, luck_report, values_report
+from cakesim.games.topp_die_torte import kernel
 from cakesim.games.topp_die_torte.reference import Result, deal_groups, dealt_order, play_game
 from cakesim.games.topp_die_torte.replay import end_position, format_replay, score_file
 from cakesim.games.topp_die_torte.rules import (
+    CHIP_BLOCK,
     EXCHANGE_RULES,
+    NESTED,
     ORDERS,
+    TILE_BLOCK,
     VARIANTS,
     RuleSet,
     TableRules,
@@ -32,7 +35,7 @@ from cakesim.games.topp_die_torte.strategies import (
     parse_strategy,
     strategy_arrays,
 )
-from cakesim.tuning.record import TUNED, read_tuned
+from cakesim.kits.strategies import TUNED, read_tuned
 
 
 class ToppDieTorte(Game):
@@ -40,6 +43,7 @@ class ToppDieTorte(Game):
 
     name = "topp-die-torte"
     title = "Topp die Torte!"
+    rule_version = "1"
     result_kind = ResultKind.SEATS
     win_units = kernel.WIN_UNITS
     seat_metrics = tuple(m for m in kernel.SEAT_RESULTS if m != "win_units")
@@ -88,16 +92,19 @@ class ToppDieTorte(Game):
         options: tuple[tuple[str, str], ...] = ()
         block = 1
         if luck == "nested":
-            table_rules = dataclasses.replace(table_rules, tile_repeat=luck_report.TILE_BLOCK,
-                                              chip_repeat=luck_report.CHIP_BLOCK)
+            table_rules = dataclasses.replace(table_rules, tile_repeat=TILE_BLOCK,
+                                              chip_repeat=CHIP_BLOCK)
             # A tile block's deals share their tiles: one independent unit for intervals.
-            options, block = (luck_report.NESTED,), luck_report.TILE_BLOCK
+            options, block = (NESTED,), TILE_BLOCK
         return TableSpec(self, label or f"{players}P {variant} {names}", players, variant,
                          table_rules, tuple(strategies), duplicate, options, block)
 
     def experiment_sections(self) -> dict:
         """``[luck]``: how much skill and drafting matter against luck (``luck_report``);
         ``[values]``: what each die face, the die and the exchange jar are worth."""
+        # Imported here, not above: a worker that unpickles a table loads no report code.
+        from cakesim.games.topp_die_torte import luck_report, values_report
+
         return {"luck": luck_report, "values": values_report}
 
     def seat_name(self, table: TableSpec, seat: int) -> SeatName:

@@ -27,20 +27,15 @@ import numpy as np
 from scipy import stats
 
 from cakesim.engine.tables import Table
+from cakesim.games.topp_die_torte.rules import CHIP_BLOCK, NESTED, TILE_BLOCK
 from cakesim.games.topp_die_torte.strategies import AIM_ERROR
 from cakesim.reports.answer import Answer
 from cakesim.reports.text import percent, points
 from cakesim.stats.intervals import Estimate, mean_of
 
-TILE_BLOCK = 16
-"""Deals that share one tile deal in a nested table (4 chip shuffles of 4 deals each)."""
-CHIP_BLOCK = 4
-"""Deals that share one shuffle of the chip piles in a nested table."""
 SOURCES = ("skill", "seat", "tiles", "chips", "aim and die")
 """The sources a score's variance is split into, in the report's order."""
 RESAMPLES = 400
-NESTED = ("luck", "nested")
-"""The table option that nests a table's deals."""
 
 
 @dataclass(frozen=True)

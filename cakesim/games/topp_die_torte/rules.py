@@ -23,6 +23,15 @@ from cakesim.engine.contract import check_score_fits
 from cakesim.engine.errors import InputError
 from cakesim.engine.tables import Table, read_toml
 
+# How a table with the option ``luck = "nested"`` shares chance among its deals (the
+# ``[luck]`` section splits the score's variance by these blocks).
+TILE_BLOCK = 16
+"""Deals that share one tile deal in a nested table (4 chip shuffles of 4 deals each)."""
+CHIP_BLOCK = 4
+"""Deals that share one shuffle of the chip piles in a nested table."""
+NESTED = ("luck", "nested")
+"""The table option that nests a table's deals."""
+
 DEFAULT_RULES = Path(__file__).with_name("rules.toml")
 DEFAULT_TILES = Path(__file__).with_name("tiles.csv")
 METALS = ("bronze", "silver", "gold")

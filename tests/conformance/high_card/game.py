@@ -19,6 +19,7 @@ class HighCard(Game):
 
     name = "high-card"
     title = "High card"
+    rule_version = "1"
     result_kind = ResultKind.SEATS
     win_units = kernel.WIN_UNITS
     seat_metrics = ("total",)

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from cakesim.cli import main
+from cakesim.app.cli import main
 
 EXAMPLE = {"players": [
     {"kept": {"margherita": 3, "reine": 1, "4fromages": 0, "vegetarienne": 2, "truffe": 1,

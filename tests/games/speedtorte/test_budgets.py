@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cakesim.api import run_experiment
-from cakesim.cli import main
+from cakesim.app.api import run_experiment
+from cakesim.app.cli import main
 from cakesim.games.speedtorte.budgets import (
     budget_estimate,
     budget_for,

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from cakesim.cli import main
+from cakesim.app.cli import main
 from tests.games.speedtorte.conftest import RULES
 
 

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cakesim.cli import main
+from cakesim.app.cli import main
 from cakesim.games.speedtorte.cards import card_met
 from cakesim.games.speedtorte.pieces import SACHER
 from cakesim.games.speedtorte.reference import Game

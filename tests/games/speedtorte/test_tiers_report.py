@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from cakesim.api import run_experiment
-from cakesim.cli import main
+from cakesim.app.api import run_experiment
+from cakesim.app.cli import main
 
 
 @pytest.fixture

@@ -2,7 +2,7 @@
 
 import pytest
 
-from cakesim.cli import main
+from cakesim.app.cli import main
 from tests.games.speedtorte.conftest import RULES
 
 

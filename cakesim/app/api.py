@@ -10,6 +10,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from cakesim.app.experiment import (
+    NO_CHANGES,
+    Experiment,
+    RuleChanges,
+    experiment_paths,
+    load_experiment,
+)
 from cakesim.engine.arguments import players_in_range
 from cakesim.engine.cache import ChunkCache, default_cache_dir
 from cakesim.engine.contract import ResultKind, TableSpec
@@ -31,14 +38,8 @@ from cakesim.engine.runner import (
     backend,
     run_table,
 )
-from cakesim.experiment import (
-    NO_CHANGES,
-    Experiment,
-    RuleChanges,
-    experiment_paths,
-    load_experiment,
-)
 from cakesim.games import game_named
+from cakesim.kits.strategies import tuned_population
 from cakesim.reports.compare import differences, write_comparison
 from cakesim.reports.exploitability import write_exploitability
 from cakesim.reports.report import write_index, write_report
@@ -56,7 +57,7 @@ from cakesim.stats.sprt import SprtClaim, SprtResult, sequential_test
 from cakesim.tuning import search
 from cakesim.tuning.arena import Arena
 from cakesim.tuning.exploit import best_response
-from cakesim.tuning.record import tuned_population, write_tuned
+from cakesim.tuning.record import write_tuned
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Throughput benchmark of every game: Numba kernel vs the reference engine.
 
-``python -m cakesim.bench`` (``make bench``) measures, in one run, for each game's bench
+``python -m cakesim.app.bench`` (``make bench``) measures, in one run, for each game's bench
 tables (``Game.bench_tables``, chosen by the game; ``--game NAME`` benches one game):
 
 * the kernel's games per second on one core (``play_chunk`` single-threaded, in-process,
@@ -189,7 +189,7 @@ def format_table(rows: list[Row]) -> str:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     """Command-line options."""
-    parser = argparse.ArgumentParser(prog="python -m cakesim.bench", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m cakesim.app.bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true",
                         help="smoke test: very short runs and few reference games")

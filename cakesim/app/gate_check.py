@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 from joblib import Parallel, delayed
 
-from cakesim.api import ci_run
-from cakesim.experiment import experiment_paths, load_experiment
+from cakesim.app.api import ci_run
+from cakesim.app.experiment import experiment_paths, load_experiment
 from cakesim.stats.baseline import Baseline, compare
 
 
@@ -123,7 +123,7 @@ def power(runs: list[tuple[Baseline, Baseline]], table: int, seat: int, delta: f
 
 def main(argv: list[str] | None = None) -> int:
     """Print the false-alarm rate and power of every experiment's gate."""
-    parser = argparse.ArgumentParser(prog="python -m cakesim.gate_check", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m cakesim.app.gate_check", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("experiments", nargs="*")
     parser.add_argument("--seeds", type=int, default=101, help="runs per experiment")

@@ -24,13 +24,16 @@ from cakesim.engine.errors import InputError
 from cakesim.engine.project import shown_path, strict_json
 from cakesim.engine.runner import Interrupted
 from cakesim.engine.version import __version__
-from cakesim.games import GAMES, all_games, game_named
+from cakesim.games import GAME_COMMANDS, GAMES, all_games, game_named
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the exit status (2 for bad input)."""
-    parser = _parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    # The top level has only flags, so the first word is the command: only its parser is
+    # built in full (some list every game's variants and so load the games).
+    chosen = next((word for word in argv if not word.startswith("-")), None)
+    args = _parser(chosen).parse_args(argv)
     try:
         return args.handler(args)
     except InputError as error:
@@ -48,30 +51,60 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(chosen: str | None = None) -> argparse.ArgumentParser:
+    """The command line: ``chosen`` with all its arguments, every other command by its
+    line of help alone (``cakesim --help`` loads no game)."""
     parser = argparse.ArgumentParser(prog="cakesim", description=__doc__, **examples(
         "cakesim run first_player_bias", "cakesim compare first_player_bias --set tie_rule=none",
-        f"cakesim replay {all_games()[0].name} --seed 1 --index 7", "cakesim COMMAND --help"))
+        f"cakesim replay {next(iter(GAMES))} --seed 1 --index 7", "cakesim COMMAND --help"))
     parser.add_argument("--version", action="version", version=f"cakesim {__version__}",
                         help="print cakesim's version and exit")
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
-    _add_run(commands)
-    _add_compare(commands)
-    _add_new(commands)
-    _add_plan(commands)
-    _add_sprt(commands)
-    _add_baseline_and_regress(commands)
-    _add_tune_and_exploit(commands)
-    for game in all_games():
-        game.add_commands(commands)
-    reports = commands.add_parser("reports", help="regenerate reports/index.md",
-                                  description="Regenerate reports/index.md from every "
-                                              "report's summary.json.",
-                                  **examples("cakesim reports"))
-    reports.set_defaults(handler=_reports)
-    _add_replay(commands)
-    _add_score(commands)
+    for name, (text, build) in _commands().items():
+        if name != chosen:
+            commands.add_parser(name, help=text)
+        elif build is None:
+            game_named(GAME_COMMANDS[name][0]).add_commands(commands)
+        else:
+            build(commands, name)
     return parser
+
+
+def _commands() -> dict:
+    """Every command in the order ``cakesim --help`` lists them: its line of help and the
+    function that adds its full parser (``None``: a game's own command)."""
+    return {
+        "run": ("run an experiment and write its report", _add_run),
+        "compare": ("what a rule change does to every headline number, paired by deal",
+                    _add_compare),
+        "new": ("write a commented minimal experiment file to start from", _add_new),
+        "plan": ("games needed for a precision or a power, from a pilot run", _add_plan),
+        "sprt": ("sequential test of a claim on a seat's win share, e.g. at least 5 pp less "
+                 "than fair", _add_sprt),
+        "baseline": ("write reports/baselines/EXP.json from a CI-sized run",
+                     _add_baseline_or_regress),
+        "regress": ("re-run CI sizes and compare with the committed baselines",
+                    _add_baseline_or_regress),
+        "tune": ("tune a strategy's weights by self-play and write it as the game's tuned "
+                 "strategy", _add_tune_or_exploit),
+        "exploit": ("how much a best response wins against a strategy at every other seat",
+                    _add_tune_or_exploit),
+        **{name: (text, None) for name, (_, text) in GAME_COMMANDS.items()},
+        "reports": ("regenerate reports/index.md", _add_reports),
+        "replay": ("print the move log of one game", _add_replay),
+        "score": ("score an end position from a JSON file", _add_score),
+    }
+
+
+def _command(commands, name: str, description: str, *example: str) -> argparse.ArgumentParser:
+    """Add command ``name`` with its line of help, a description and examples."""
+    return commands.add_parser(name, help=_commands()[name][0], description=description,
+                               **examples(*example))
+
+
+def _add_reports(commands, name: str) -> None:
+    _command(commands, name, "Regenerate reports/index.md from every report's summary.json.",
+             "cakesim reports").set_defaults(handler=_reports)
 
 
 def _experiment_argument(command) -> None:
@@ -113,16 +146,15 @@ def _run_options(command, what: str) -> None:
     _rule_changes(command)
 
 
-def _add_run(commands) -> None:
-    run = commands.add_parser(
-        "run", help="run an experiment and write its report",
-        description="Run every table of an experiment and write its report. Finished "
-                    "chunks are kept: an interrupted run rerun plays only the rest.",
-        **examples("cakesim run first_player_bias",
+def _add_run(commands, name: str) -> None:
+    run = _command(commands, name,
+                   "Run every table of an experiment and write its report. Finished chunks "
+                   "are kept: an interrupted run rerun plays only the rest.",
+                   "cakesim run first_player_bias",
                    "cakesim run first_player_bias --games 2000 --no-plan   "
                    "(a quick look, under runs/)",
                    "cakesim run first_player_bias --set kinds.chocolate.cream=2",
-                   "cakesim run first_player_bias --rules my_rules.toml --out /tmp/mine"))
+                   "cakesim run first_player_bias --rules my_rules.toml --out /tmp/mine")
     _experiment_argument(run)
     _run_options(run, "report")
     run.add_argument("--skill-games", type=positive,
@@ -133,42 +165,39 @@ def _add_run(commands) -> None:
     run.set_defaults(handler=_run)
 
 
-def _add_compare(commands) -> None:
-    compare = commands.add_parser(
-        "compare", help="what a rule change does to every headline number, paired by deal",
-        description="Play an experiment's tables under its rules and under the changed "
-                    "rules on the same seed (the same deals), and report each seat's win "
-                    "share (a team game: each table's win rate) under both, with the "
-                    "change and its 95 % interval. Sections and the pilot are left out.",
-        **examples("cakesim compare first_player_bias --set tie_rule=none",
-                   "cakesim compare first_player_bias --set cream.chocolate=2 --games 4000",
-                   "cakesim compare order_card_difficulty --set points.card=15",
-                   "cakesim compare chef_seat_bias --rules my_rules.toml"))
+def _add_compare(commands, name: str) -> None:
+    compare = _command(commands, name,
+                       "Play an experiment's tables under its rules and under the changed "
+                       "rules on the same seed (the same deals), and report each seat's win "
+                       "share (a team game: each table's win rate) under both, with the "
+                       "change and its 95 % interval. Sections and the pilot are left out.",
+                       "cakesim compare first_player_bias --set tie_rule=none",
+                       "cakesim compare first_player_bias --set cream.chocolate=2 --games 4000",
+                       "cakesim compare order_card_difficulty --set points.card=15",
+                       "cakesim compare chef_seat_bias --rules my_rules.toml")
     _experiment_argument(compare)
     _run_options(compare, "comparison")
     compare.set_defaults(handler=_compare)
 
 
-def _add_new(commands) -> None:
-    new = commands.add_parser(
-        "new", help="write a commented minimal experiment file to start from",
-        description="Write experiments/NAME.toml: a small experiment for one game, every "
-                    "key explained. An existing file is never overwritten.",
-        **examples(*(f"cakesim new my_{name.replace('-', '_')} --game {name}"
-                     for name in GAMES)))
+def _add_new(commands, name: str) -> None:
+    new = _command(commands, name,
+                   "Write experiments/NAME.toml: a small experiment for one game, every key "
+                   "explained. An existing file is never overwritten.",
+                   *(f"cakesim new my_{game.replace('-', '_')} --game {game}"
+                     for game in GAMES))
     new.add_argument("name", help="experiment name (experiments/NAME.toml) or a .toml path")
     new.add_argument("--game", type=choice(GAMES), required=True,
                      help=f"the game: {', '.join(GAMES)}")
     new.set_defaults(handler=_new)
 
 
-def _add_plan(commands) -> None:
-    plan = commands.add_parser(
-        "plan", help="games needed for a precision or a power, from a pilot run",
-        description="Games needed per table for a precision or a power on every seat's win "
+def _add_plan(commands, name: str) -> None:
+    plan = _command(commands, name,
+                    "Games needed per table for a precision or a power on every seat's win "
                     "share, with independent and with duplicate deals, from a pilot run.",
-        **examples("cakesim plan first_player_bias --half-width 0.005",
-                   "cakesim plan first_player_bias --effect 0.01 --power 0.9 --json"))
+                    "cakesim plan first_player_bias --half-width 0.005",
+                    "cakesim plan first_player_bias --effect 0.01 --power 0.9 --json")
     _experiment_argument(plan)
     goal = plan.add_mutually_exclusive_group(required=True)
     goal.add_argument("--half-width", type=share,
@@ -184,17 +213,15 @@ def _add_plan(commands) -> None:
     plan.set_defaults(handler=_plan)
 
 
-def _add_sprt(commands) -> None:
+def _add_sprt(commands, name: str) -> None:
     from cakesim.stats.sprt import DEFAULT_EPSILON, SPRT_DIRECTIONS
 
-    sprt = commands.add_parser(
-        "sprt", help="sequential test of a claim on a seat's win share, e.g. at least 5 pp "
-                     "less than fair",
-        description="Wald's sequential test: plays games until a claim on a seat's win "
-                    "share is accepted or rejected with the error rates asked for.",
-        **examples('cakesim sprt first_player_bias --table "4P base tuned" --delta 0.02',
-                   'cakesim sprt first_player_bias --table "4P compensation tuned" --seat 1 '
-                   '--direction advantage --delta 0.05'))
+    sprt = _command(commands, name,
+                    "Wald's sequential test: plays games until a claim on a seat's win share "
+                    "is accepted or rejected with the error rates asked for.",
+                    'cakesim sprt first_player_bias --table "4P base tuned" --delta 0.02',
+                    'cakesim sprt first_player_bias --table "4P compensation tuned" --seat 1 '
+                    '--direction advantage --delta 0.05')
     _experiment_argument(sprt)
     sprt.add_argument("--table", required=True,
                       help="table label, as in the report (a table with independent deals)")
@@ -218,82 +245,77 @@ def _add_sprt(commands) -> None:
     sprt.set_defaults(handler=_sprt)
 
 
-def _add_baseline_and_regress(commands) -> None:
-    for name, handler, text, example in (
-            ("baseline", _baseline, "write reports/baselines/EXP.json from a CI-sized run",
-             "cakesim baseline first_player_bias"),
-            ("regress", _regress, "re-run CI sizes and compare with the committed baselines",
-             "cakesim regress")):
-        command = commands.add_parser(name, help=text, description=text[0].upper() + text[1:]
-                                      + ".", **examples(example))
-        command.add_argument("experiments", nargs="*",
-                             help="experiment names or paths (default: all in experiments/)")
-        command.add_argument("--n-jobs", type=jobs, default=-1,
-                             help="worker processes (-1: all cores, -2: all but one)")
-        command.add_argument("--quiet", action="store_true", help="no progress bars")
-        command.set_defaults(handler=handler)
+def _add_baseline_or_regress(commands, name: str) -> None:
+    text = _commands()[name][0]
+    command = _command(commands, name, text[0].upper() + text[1:] + ".",
+                       f"cakesim {name} first_player_bias" if name == "baseline"
+                       else f"cakesim {name}")
+    command.add_argument("experiments", nargs="*",
+                         help="experiment names or paths (default: all in experiments/)")
+    command.add_argument("--n-jobs", type=jobs, default=-1,
+                         help="worker processes (-1: all cores, -2: all but one)")
+    command.add_argument("--quiet", action="store_true", help="no progress bars")
+    command.set_defaults(handler=_baseline if name == "baseline" else _regress)
 
 
-def _add_tune_and_exploit(commands) -> None:
+def _add_tune_or_exploit(commands, name: str) -> None:
     tunable = [g for g in all_games() if g.tuning_base]
-    tune = commands.add_parser(
-        "tune", help="tune a strategy's weights by self-play and write it as the game's "
-                     "tuned strategy",
-        description="Tune a strategy's weights by self-play against a growing population.",
-        **examples(*(f"cakesim tune {g.name} --players 4 --variant {g.variants[-1]}"
-                     for g in tunable)))
-    exploit = commands.add_parser(
-        "exploit", help="how much a best response wins against a strategy at every other "
-                        "seat",
-        description="Search a best response to each named strategy, seated alone against "
-                    "it at every other seat.",
-        **examples(*(f"cakesim exploit {g.name} --players 2 3 --strategy {g.tuning_base} "
-                     "--report reports/exploitability" for g in tunable)))
     names = [g.name for g in tunable]
-    for command in (tune, exploit):
-        command.add_argument("game", type=choice(names), metavar="GAME",
-                             help=f"the game: {', '.join(names)}")
-        command.add_argument("--players", type=int, nargs="+", required=command is exploit,
-                             help="player count(s)")
-        command.add_argument("--budget", type=positive,
-                             help="candidates measured in all (tune: 3000, exploit: 200)")
-        command.add_argument("--games", type=positive, default=4000,
-                             help="games per candidate measurement (default %(default)s)")
-        command.add_argument("--confirm", type=positive, default=20_000,
-                             help="games of the closing run on new deals (default "
-                                  "%(default)s)")
-        command.add_argument("--seed", type=natural, default=20261201,
-                             help="seed of the search and its games (default %(default)s)")
-        command.add_argument("--n-jobs", type=jobs, default=-1,
-                             help="worker processes (-1: all cores, -2: all but one)")
-        command.add_argument("--quiet", action="store_true", help="no progress bar")
-        command.add_argument("--no-cache", action="store_true",
-                             help="start afresh instead of from an interrupted run's checkpoint")
-    tune.add_argument("--variant", help="default: the game's base variant")
-    tune.add_argument("--rounds", type=positive, default=6,
-                      help="champion and exploiter searches (default %(default)s)")
-    tune.add_argument("--out", help="TOML file to write (default: the game's tuned strategy "
-                                    "file, GAME/tuned/Pp-VARIANT.toml)")
-    tune.set_defaults(handler=_tune, budget=3000)
-    exploit.add_argument("--strategy", nargs="+", required=True,
-                         help="named strategies to exploit (each at every other seat)")
-    exploit.add_argument("--report", help="a folder: add the results to it and rewrite its "
-                                          "report.md (e.g. reports/exploitability)")
-    exploit.set_defaults(handler=_exploit, budget=200)
+    exploit = name == "exploit"
+    if exploit:
+        command = _command(commands, name, "Search a best response to each named strategy, "
+                                           "seated alone against it at every other seat.",
+                           *(f"cakesim exploit {g.name} --players 2 3 --strategy "
+                             f"{g.tuning_base} --report reports/exploitability"
+                             for g in tunable))
+    else:
+        command = _command(commands, name, "Tune a strategy's weights by self-play against "
+                                           "a growing population.",
+                           *(f"cakesim tune {g.name} --players 4 --variant {g.variants[-1]}"
+                             for g in tunable))
+    command.add_argument("game", type=choice(names), metavar="GAME",
+                         help=f"the game: {', '.join(names)}")
+    command.add_argument("--players", type=int, nargs="+", required=exploit,
+                         help="player count(s)")
+    command.add_argument("--budget", type=positive,
+                         help="candidates measured in all (tune: 3000, exploit: 200)")
+    command.add_argument("--games", type=positive, default=4000,
+                         help="games per candidate measurement (default %(default)s)")
+    command.add_argument("--confirm", type=positive, default=20_000,
+                         help="games of the closing run on new deals (default %(default)s)")
+    command.add_argument("--seed", type=natural, default=20261201,
+                         help="seed of the search and its games (default %(default)s)")
+    command.add_argument("--n-jobs", type=jobs, default=-1,
+                         help="worker processes (-1: all cores, -2: all but one)")
+    command.add_argument("--quiet", action="store_true", help="no progress bar")
+    command.add_argument("--no-cache", action="store_true",
+                         help="start afresh instead of from an interrupted run's checkpoint")
+    if exploit:
+        command.add_argument("--strategy", nargs="+", required=True,
+                             help="named strategies to exploit (each at every other seat)")
+        command.add_argument("--report", help="a folder: add the results to it and rewrite "
+                                              "its report.md (e.g. reports/exploitability)")
+        command.set_defaults(handler=_exploit, budget=200)
+    else:
+        command.add_argument("--variant", help="default: the game's base variant")
+        command.add_argument("--rounds", type=positive, default=6,
+                             help="champion and exploiter searches (default %(default)s)")
+        command.add_argument("--out", help="TOML file to write (default: the game's tuned "
+                                           "strategy file, GAME/tuned/Pp-VARIANT.toml)")
+        command.set_defaults(handler=_tune, budget=3000)
 
 
-def _add_replay(commands) -> None:
-    replay = commands.add_parser(
-        "replay", help="print the move log of one game",
-        description="Print the move log of one game from the reference engine: a game of "
-                    "a seed with one strategy at every seat, or game I of an experiment's "
-                    "table exactly as its run plays it.",
-        **examples(*(f"cakesim replay {g.name} --seed 1 --index 7 --players "
-                     f"{g.default_players} --variant {g.variants[min(1, len(g.variants) - 1)]}"
-                     + "".join(f" --option {o}={v.lower()}" for o, v in g.option_defaults.items())
-                     for g in all_games()),
-                   'cakesim replay --experiment first_player_bias --table "4P base tuned" '
-                   "--index 12"))
+def _add_replay(commands, name: str) -> None:
+    replay = _command(
+        commands, name,
+        "Print the move log of one game from the reference engine: a game of a seed with one "
+        "strategy at every seat, or game I of an experiment's table exactly as its run plays "
+        "it.",
+        *(f"cakesim replay {g.name} --seed 1 --index 7 --players {g.default_players} "
+          f"--variant {g.variants[min(1, len(g.variants) - 1)]}"
+          + "".join(f" --option {o}={v.lower()}" for o, v in g.option_defaults.items())
+          for g in all_games()),
+        'cakesim replay --experiment first_player_bias --table "4P base tuned" --index 12')
     replay.add_argument("game", nargs="?", type=choice(GAMES), metavar="GAME",
                         help=f"the game: {', '.join(GAMES)} (with --experiment: its game)")
     replay.add_argument("--index", type=natural, required=True,
@@ -319,13 +341,12 @@ def _add_replay(commands) -> None:
     replay.set_defaults(handler=_replay)
 
 
-def _add_score(commands) -> None:
-    score = commands.add_parser(
-        "score", help="score an end position from a JSON file",
-        description="Score a playtest's end position from a JSON file: every seat's score "
-                    "and the winning seats (numbered from 1).",
-        **examples(f"cakesim score {all_games()[0].name} end.json",
-                   f"cakesim score {all_games()[0].name} end.json --rules my_rules.toml"))
+def _add_score(commands, name: str) -> None:
+    first = next(iter(GAMES))
+    score = _command(commands, name, "Score a playtest's end position from a JSON file: every "
+                                     "seat's score and the winning seats (numbered from 1).",
+                     f"cakesim score {first} end.json",
+                     f"cakesim score {first} end.json --rules my_rules.toml")
     score.add_argument("game", type=choice(GAMES), metavar="GAME",
                        help=f"the game: {', '.join(GAMES)}")
     score.add_argument("file", help="the end position, a JSON file")
@@ -334,13 +355,13 @@ def _add_score(commands) -> None:
 
 
 def _changes(args):
-    from cakesim.experiment import RuleChanges
+    from cakesim.app.experiment import RuleChanges
 
     return RuleChanges(args.rules, tuple(args.settings))
 
 
 def _run(args) -> int:
-    from cakesim.api import run_experiment
+    from cakesim.app.api import run_experiment
 
     started = time.monotonic()
     result = run_experiment(args.experiment, games=args.games, seed=args.seed,
@@ -373,7 +394,7 @@ def _duration(seconds: float) -> str:
 
 
 def _compare(args) -> int:
-    from cakesim.api import compare_rules
+    from cakesim.app.api import compare_rules
 
     started = time.monotonic()
     result = compare_rules(args.experiment, _changes(args), args.games, args.seed,
@@ -383,7 +404,7 @@ def _compare(args) -> int:
 
 
 def _new(args) -> int:
-    from cakesim.api import new_experiment
+    from cakesim.app.api import new_experiment
 
     path = new_experiment(args.name, args.game)
     named = path.stem if path.parent.name == "experiments" else shown_path(path)
@@ -401,7 +422,7 @@ PLAN_HEADINGS = {"table": "table", "seat": "seat",
 
 
 def _plan(args) -> int:
-    from cakesim.api import plan
+    from cakesim.app.api import plan
     from cakesim.stats.planner import Question
 
     question = Question(half_width=args.half_width, effect=args.effect, power=args.power)
@@ -419,7 +440,7 @@ def _plan(args) -> int:
 
 
 def _sprt(args) -> int:
-    from cakesim.api import sprt
+    from cakesim.app.api import sprt
 
     result = sprt(args.experiment, args.table, args.seat - 1, args.delta, args.direction,
                   args.alpha, args.beta, args.max_games, epsilon=args.epsilon,
@@ -429,13 +450,13 @@ def _sprt(args) -> int:
 
 
 def _experiments(names: list[str]) -> list[str]:
-    from cakesim.api import all_experiments
+    from cakesim.app.api import all_experiments
 
     return names or [str(p) for p in all_experiments()]
 
 
 def _baseline(args) -> int:
-    from cakesim.api import baseline
+    from cakesim.app.api import baseline
 
     for name in _experiments(args.experiments):
         print(f"wrote {baseline(name, args.n_jobs, not args.quiet)}")
@@ -443,7 +464,7 @@ def _baseline(args) -> int:
 
 
 def _regress(args) -> int:
-    from cakesim.api import regress
+    from cakesim.app.api import regress
     from cakesim.stats.baseline import format_regression
 
     failed = False
@@ -455,14 +476,14 @@ def _regress(args) -> int:
 
 
 def _reports(args) -> int:
-    from cakesim.api import write_reports_index
+    from cakesim.app.api import write_reports_index
 
     print(f"wrote {write_reports_index()}")
     return 0
 
 
 def _tune(args) -> int:
-    from cakesim.api import tune
+    from cakesim.app.api import tune
 
     if args.out is not None and len(args.players or []) > 1:
         raise InputError("--out", args.out, "one file holds one tuning: give one --players")
@@ -482,7 +503,7 @@ def _tune(args) -> int:
 
 
 def _exploit(args) -> int:
-    from cakesim.api import exploit
+    from cakesim.app.api import exploit
 
     with flag_errors("--strategy"):
         results, report = exploit(args.game, args.strategy, args.players, args.budget,
@@ -508,7 +529,7 @@ def _replay(args) -> int:
     if args.table is not None:
         raise InputError("--table", args.table, "a table is one of an experiment's: give "
                                                 "--experiment too")
-    from cakesim.experiment import changed_rules
+    from cakesim.app.experiment import changed_rules
 
     game = game_named(args.game)
     rules, _ = changed_rules(game, {}, _changes(args))
@@ -529,7 +550,7 @@ def _replay(args) -> int:
 
 def _replay_table(args) -> int:
     """``cakesim replay --experiment EXP --table LABEL --index I``."""
-    from cakesim.api import replay_table
+    from cakesim.app.api import replay_table
 
     for flag, given in (("GAME", args.game), ("--players", args.players),
                         ("--variant", args.variant), ("--strategy", args.strategy),
