@@ -50,7 +50,7 @@ baseline: install  ## write reports/baselines/EXP.json for every experiment (CI 
 regress: install  ## re-run every experiment's CI size and compare with its baseline
 	$(PY) -m cakesim regress $(ARGS)
 
-reports: install  ## regenerate reports/index.md from every report's summary.json
+reports: install  ## regenerate reports/index.md from every summary.json, and every report.html
 	$(PY) -m cakesim reports
 
 lint: install  ## ruff over the package, tests and notebooks

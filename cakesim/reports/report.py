@@ -339,7 +339,8 @@ def _sample_size(plan: dict) -> list[str]:
 
 
 def write_index(root: Path) -> Path:
-    """``reports/index.md``: every experiment's headline answer and a link to its report."""
+    """``reports/index.md``: every experiment's headline answer and a link to its report;
+    every report's ``report.html`` and the index's page built anew beside them."""
     lines = ["# cakesim reports", "",
              "Every experiment's answer in one line. Regenerate with `make reports`; rerun "
              "one with `make experiment EXP=name`.", "",
@@ -353,5 +354,9 @@ def write_index(root: Path) -> Path:
                      f"{', '.join(f'{g:,}' for g in games)} |")
     index = root / "index.md"
     index.write_text("\n".join(lines) + "\n")
+    # The pages are built from the markdown and its plots, never committed: git keeps one
+    # copy of every plot, and `make reports` gives every report its page again.
+    for page in sorted(root.glob("*/report.md")):
+        write_html(page)
     write_index_html(root)
     return index
