@@ -2,6 +2,7 @@
 an experiment of every game (outside the project, with the package imported from the
 wheel alone)."""
 
+import shutil
 import site
 import subprocess
 import sys
@@ -17,10 +18,15 @@ PACKAGE = Path(__file__).parents[1] / "cakesim"
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
-    """The project built as a wheel by pip, as a user's ``pip install`` would build it."""
+    """The project built as a wheel by pip, as a user's ``pip install`` would build it: from
+    a copy, since the build leaves its work folders beside the sources."""
+    source = tmp_path_factory.mktemp("source")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(PACKAGE.parent / name, source / name)
+    shutil.copytree(PACKAGE, source / "cakesim", ignore=shutil.ignore_patterns("__pycache__"))
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w",
-                    str(out), str(PACKAGE.parent)], check=True, capture_output=True)
+                    str(out), str(source)], check=True, capture_output=True)
     return next(out.glob("cakesim-*.whl"))
 
 

@@ -39,7 +39,8 @@ from cakesim.engine.runner import (
     run_table,
 )
 from cakesim.games import game_named
-from cakesim.kits.strategies import tuned_population
+from cakesim.kits.replay import replayable
+from cakesim.kits.strategies import tuned_path, tuned_population
 from cakesim.reports.compare import differences, write_comparison
 from cakesim.reports.exploitability import write_exploitability
 from cakesim.reports.report import write_index, write_report
@@ -346,7 +347,7 @@ def replay_table(path: str | Path, table: str, index: int, seed: int | None = No
         raise InputError("--index", str(index), f"{chosen.label!r} plays games 0 to "
                                                 f"{played - 1}; allowed: 0 to {played - 1}")
     return (f"{experiment.name}, table {chosen.label!r}\n"
-            + chosen.game.replay_table(chosen, experiment.seed, index))
+            + replayable(chosen.game).replay_table(chosen, experiment.seed, index))
 
 
 def new_experiment(name: str, game: str) -> Path:
@@ -445,7 +446,7 @@ def tune(game: str, players: int | None = None, variant: str | None = None,
     arena = Arena(g, rules, players, variant)
     plan = search.Budget(evaluations=budget, rounds=rounds, games=games, confirm=confirm)
     outcome = search.tune(arena, plan, seed, n_jobs, progress, _cache_root(cache))
-    path = Path(out) if out is not None else g.tuned_path(players, variant)
+    path = Path(out) if out is not None else tuned_path(g, players, variant)
     command = (f"cakesim tune {game} --players {players} --variant {variant} --budget "
                f"{budget} --rounds {rounds} --games {games} --confirm {confirm} "
                f"--seed {seed}")

@@ -1,7 +1,7 @@
 """Throughput benchmark of every game: Numba kernel vs the reference engine.
 
 ``python -m cakesim.app.bench`` (``make bench``) measures, in one run, for each game's bench
-tables (``Game.bench_tables``, chosen by the game; ``--game NAME`` benches one game):
+tables (``Benchmarked.bench_tables``, chosen by the game; ``--game NAME`` benches one game):
 
 * the kernel's games per second on one core (``play_chunk`` single-threaded, in-process,
   compiled and warmed up before timing): the best and the median of a few calibrated
@@ -16,12 +16,12 @@ tables (``Game.bench_tables``, chosen by the game; ``--game NAME`` benches one g
   the kernel's outcome of every one of them (``Game.kernel_outcome``) equals the
   reference's (``Game.reference_outcome``): the mismatch count must be 0.
 
-A game may set speed targets for some strategies' tables (``Game.bench_targets``: games/s
-per core and the kernel/reference ratio, perhaps at one player count); those rows say
-PASS or MISS, the others are
-reported for information. Tables with search players also show the moves the search
-decides per second (``Game.searched_moves`` per game: cuts and choices). ``--quick`` is a smoke
-test with few games. The exit status is 1 if any kernel/reference mismatch is found, else 0.
+A game may set speed targets for some strategies' tables (``Benchmarked.bench_targets``:
+games/s per core and the kernel/reference ratio, perhaps at one player count); those rows
+say PASS or MISS, the others are reported for information. Tables with search players
+also show the moves the search decides per second (``Benchmarked.searched_moves`` per
+game: cuts and choices). ``--quick`` is a smoke test with few games. The exit status is 1
+if any kernel/reference mismatch is found, else 0.
 """
 
 import argparse
@@ -35,8 +35,9 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from cakesim.engine.contract import BenchTarget, TableSpec
+from cakesim.engine.contract import TableSpec
 from cakesim.games import GAMES, game_named
+from cakesim.kits.bench import Benchmarked, BenchTarget
 
 SEED = 20_240_601
 
@@ -73,7 +74,7 @@ class Row:
     """The kernel's games/s on the reference's games."""
     mismatches: int
     searched_moves: int
-    """Moves per game made by search players (``Game.searched_moves``)."""
+    """Moves per game made by search players (``Benchmarked.searched_moves``)."""
     target: BenchTarget | None = None
     """The game's speed target, when this row's strategy has one."""
 
@@ -226,7 +227,9 @@ def main(argv: list[str] | None = None) -> int:
           f"~{settings.seconds:g} s; reference: up to {settings.reference_games} games or "
           f"~{settings.reference_seconds:g} s per table; kernel/ref on the same games"
           f"{' (quick)' if args.quick else ''}")
-    games = [game_named(name) for name in args.games or GAMES]
+    # A game is benchmarked when it has the capability (``kits.bench.Benchmarked``).
+    games = [g for g in (game_named(name) for name in args.games or GAMES)
+             if isinstance(g, Benchmarked)]
     for game in games:
         for target in game.bench_targets:
             print(f"target ({game.name} {target.describe()})")

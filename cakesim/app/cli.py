@@ -25,6 +25,8 @@ from cakesim.engine.project import shown_path, strict_json
 from cakesim.engine.runner import Interrupted
 from cakesim.engine.version import __version__
 from cakesim.games import GAME_COMMANDS, GAMES, all_games, game_named
+from cakesim.kits.replay import replayable, scorable
+from cakesim.kits.strategies import Tunable
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -259,7 +261,7 @@ def _add_baseline_or_regress(commands, name: str) -> None:
 
 
 def _add_tune_or_exploit(commands, name: str) -> None:
-    tunable = [g for g in all_games() if g.tuning_base]
+    tunable = [g for g in all_games() if isinstance(g, Tunable)]
     names = [g.name for g in tunable]
     exploit = name == "exploit"
     if exploit:
@@ -543,8 +545,8 @@ def _replay(args) -> int:
     if args.strategy is not None:
         with flag_errors("--strategy"):
             game.named_strategy(args.strategy, players, variant)
-    print(game.replay(rules, args.seed, args.index, players, variant, args.strategy,
-                      **options))
+    print(replayable(game).replay(rules, args.seed, args.index, players, variant,
+                                  args.strategy, **options))
     return 0
 
 
@@ -583,7 +585,7 @@ def _options(game, rules, given: list[str]) -> dict[str, str]:
 
 
 def _score(args) -> int:
-    game = game_named(args.game)
+    game = scorable(game_named(args.game))
     rules = game.load_rules(args.rules)
     scored = game.score_file(rules, args.file)
     # People number seats from 1, as replays and reports do.

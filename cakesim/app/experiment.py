@@ -25,14 +25,16 @@ from pathlib import Path
 import tomli_w
 
 from cakesim.engine.arguments import Setting, resolved_path, with_settings
-from cakesim.engine.contract import Game, ResultKind, RuleSet, Section, TableSpec
+from cakesim.engine.contract import Game, ResultKind, RuleSet, TableSpec
 from cakesim.engine.errors import InputError
 from cakesim.engine.project import EXPERIMENTS, experiments_dir, find_root
 from cakesim.engine.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS
 from cakesim.engine.tables import Table, read_toml
 from cakesim.games import GAMES, game_named
+from cakesim.kits.strategies import tunable
 from cakesim.reports import contrasts, ladder, skill
 from cakesim.reports.answer import answer_kinds
+from cakesim.reports.hooks import Section, hooks_of
 from cakesim.stats.intervals import MARGIN
 from cakesim.stats.sprt import SprtClaim, parse_claim
 
@@ -170,7 +172,7 @@ def find_experiment(name_or_path: str) -> Path:
 def section_modules(game: Game) -> dict[str, Section]:
     """Every experiment section a game's experiments may have, and the module behind it."""
     shared = SHARED_SECTIONS if game.result_kind is ResultKind.SEATS else {}
-    return {**shared, **game.experiment_sections()}
+    return {**shared, **hooks_of(game).experiment_sections()}
 
 
 def experiment_paths() -> list[Path]:
@@ -423,7 +425,7 @@ class Builtin:
         if not changed:
             return replace(strategy, name=self.name)
         # The built-in's own table with the changes, read by the game's strict parser.
-        merged = Table(game.strategy_table(strategy) | changed, self.spec.source,
+        merged = Table(tunable(game).strategy_table(strategy) | changed, self.spec.source,
                        self.spec.where)
         return game.parse_strategy(self.name, merged)
 

@@ -3,8 +3,9 @@
 A chunk is filed under a digest of (the game's code version, table, seed, chunk range):
 change the game's code or the engine it runs on (``game_code_version``), the rule set, a
 strategy parameter or the seed and the old chunks are simply not found. Editing a report,
-a statistic or another game keeps them. Files are written to a temporary name and renamed, so a run killed mid-write
-leaves no half chunk behind; an unreadable file counts as missing.
+a statistic or another game keeps them. Files are written to a temporary name and
+renamed, so a run killed mid-write leaves no half chunk behind; an unreadable file counts
+as missing.
 """
 
 import os

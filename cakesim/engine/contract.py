@@ -1,21 +1,24 @@
-"""The game contract: what the shared machinery may ask of a game, and what a game gives back.
+"""The core game contract: what every layer may ask of any game, and what a game gives back.
 
 A game subclasses ``Game`` and is registered in ``cakesim.games``; the runner, the
 statistics and the reports know games only through this class, the ``TableSpec`` a game
-builds and the ``Chunk`` of results its kernel fills. ``docs/adding_a_game.md`` walks
-through the smallest complete game.
+builds and the ``Chunk`` of results its kernel fills. The core is identity, rules and
+variants, tables and seats, strategies, playing a chunk, the reference outcome and the
+deal. Everything else is a capability a game may add, owned by the layer that uses it:
+``kits.strategies.Tunable`` (named weights, for the tuner and experiment files),
+``kits.replay.Replayable`` (replays and score files), ``kits.bench.Benchmarked`` (speed
+targets), ``reports.hooks.ReportHooks`` (sections, answers, report parts) and a game's own
+commands (``cakesim.games.GAME_COMMANDS``). ``docs/adding_a_game.md`` walks through the
+smallest complete game.
 """
 
 import enum
-import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
-from cakesim.engine.errors import InputError
 from cakesim.engine.tables import Table
 
 WEIGHT_MAX = 1e6
@@ -144,73 +147,14 @@ class Strategy(Protocol):
         of every configuration digest, so a changed default is a changed configuration."""
 
 
-class Section(Protocol):
-    """A game-specific or shared analysis an experiment can ask for (``[ladder]``, ...).
-
-    A section is a module with these functions; ``Game.experiment_sections`` names them.
-    """
-
-    def parse(self, table: Table):
-        """The section's question, read strictly from its experiment-file table; the
-        question has ``at_most(games)``, the same question playing no more games than
-        that in runs of its own."""
-
-    def analyse(self, experiment, runs: list, question, n_jobs: int = -1) -> dict:
-        """Every number of the section, from the experiment's runs (and runs of its own)."""
-
-    def headline(self, data: dict) -> str:
-        """The section's answer in one line."""
-
-    def numbers(self, data: dict) -> dict[str, dict]:
-        """The numbers the regression gate watches, each an ``Estimate`` as a dict."""
-
-    def markdown(self, data: dict, plot) -> list[str]:
-        """The section's part of report.md."""
-
-    def plot(self, data: dict, runs: list, summary: dict, out: Path):
-        """Draw the section's figure into ``out``; its path, or ``None``."""
-
-
-@dataclass(frozen=True)
-class ReportColumn:
-    """A per-game mean a team game's report shows beside each table's win rate."""
-
-    metric: str
-    heading: str
-    share: bool = False
-    """Shown as a percentage (a 0/1 metric such as how games were lost), else ``x ± h``."""
-
-
-@dataclass(frozen=True)
-class BenchTarget:
-    """A speed target ``make bench`` checks for one strategy's tables of a game."""
-
-    strategy: str
-    rate: float
-    """Kernel games per second on one core, at least."""
-    ratio: float
-    """Kernel speed over the reference engine's on the same games, at least."""
-    players: int | None = None
-    """The one player count the target is set for (``None``: every count)."""
-
-    def covers(self, strategy: str, players: int) -> bool:
-        """Whether the target applies to ``strategy``'s table at ``players``."""
-        return self.strategy == strategy and self.players in (None, players)
-
-    def describe(self) -> str:
-        """The target in words, for the benchmark's header."""
-        where = f"{self.strategy} rows" + (f" at {self.players}P" if self.players else "")
-        return (f"{where}: >= {self.rate:,.0f} games/s per core and >= {self.ratio:,.0f}x "
-                "the reference engine")
-
-
 class Game(ABC):
-    """Everything the shared machinery may ask of a game; each game subclasses it once.
+    """What every layer may ask of any game; each game subclasses it once.
 
     Class attributes describe the game; abstract methods must be written; the others have
-    defaults that suit most games. Shared code calls nothing else on a game, and a game
-    is passed around as this object (on every ``TableSpec``), never looked up by name
-    outside the registry (``cakesim.games``).
+    defaults that suit most games. Shared code calls nothing else on a game but the
+    capabilities it adds (see the module's docstring), and a game is passed around as
+    this object (on every ``TableSpec``), never looked up by name outside the registry
+    (``cakesim.games``).
     """
 
     name: ClassVar[str]
@@ -247,14 +191,9 @@ class Game(ABC):
     """The player count a replay uses when none is given."""
     default_strategy: ClassVar[str]
     """The built-in strategy a replay seats at every place when none is named."""
-    report_columns: ClassVar[tuple[ReportColumn, ...]] = ()
-    """Per-game means a team game's report shows beside the win rate."""
     round_name: ClassVar[tuple[str, str]] = ("round", "rounds")
-    """What one round of play is called in reports and replays, singular and plural
-    (Piece o' Cake: ``("cake", "cakes")``)."""
-    option_targets: ClassVar[dict[str, float]] = {}
-    """A target win rate per value of the first table option (Speedtorte: per level),
-    drawn on a team game's win-rate plot."""
+    """What one round of play is called in seat names, reports and replays, singular and
+    plural (Piece o' Cake: ``("cake", "cakes")``)."""
 
     # Rules -----------------------------------------------------------------------------
     @abstractmethod
@@ -283,11 +222,6 @@ class Game(ABC):
         """The per-game metrics ``table`` reports (some exist only in some variants)."""
         return self.game_metrics
 
-    def searched_moves(self, table: TableSpec) -> int:
-        """Moves per game that search players make at ``table`` (the benchmark's
-        decisions/s); 0 when nobody searches."""
-        return 0
-
     def item_names(self, table: TableSpec) -> list[str]:
         """The names of the per-item columns (e.g. order-card ids); none by default."""
         return []
@@ -295,9 +229,6 @@ class Game(ABC):
     # Strategies ------------------------------------------------------------------------
     strategy_names: ClassVar[tuple[str, ...]]
     """The built-in strategies' names (``named_strategy`` knows each)."""
-    search_strategies: ClassVar[tuple[str, ...]] = ()
-    """Built-in strategies that search at every move: strong but slow, so the tuner and the
-    best-response search never start from them."""
     skill_ladder: ClassVar[tuple[str, ...]] = ()
     """Built-in strategy names from weakest to strongest: the strengths an experiment's
     ``[skill]`` section re-plays its headline tables with, by default (and then without
@@ -313,46 +244,10 @@ class Game(ABC):
         """A built-in strategy by name (exit 2 with the known names otherwise).
 
         Some strategies depend on the player count and the variant (a game's ``tuned``
-        strategy is tuned for each count, and for the variants in ``tuned_variants``):
+        strategy is tuned for each count, and perhaps for some variants):
         they need ``players`` and refuse ``None`` with exit 2; ``variant`` defaults to the
         base variant.
         """
-
-    # Tuning ----------------------------------------------------------------------------
-    tuning_base: ClassVar[str] = ""
-    """The built-in strategy whose codes a tuner keeps and whose weights it starts from;
-    empty when the game's strategies cannot be tuned."""
-    tuning_box: ClassVar[dict[str, tuple[float, float]]] = {}
-    """The weights a tuner searches, each within ``(low, high)``; the others keep the
-    base strategy's values."""
-    tuned_variants: ClassVar[tuple[str, ...]] = ()
-    """The variants with tuned strategies of their own; the others play the base
-    variant's (a variant whose decisions the base game already has, e.g. one more slice
-    to choose)."""
-
-    def tuning_start(self, players: int, variant: str) -> tuple[Strategy, dict[str, tuple]]:
-        """The strategy a tuning at ``players`` and ``variant`` starts from and the weights
-        it searches: by default ``tuning_base`` and ``tuning_box``, in every variant."""
-        return self.named_strategy(self.tuning_base, players), self.tuning_box
-
-    def weights_of(self, strategy: Strategy) -> dict[str, float]:
-        """Every weight of ``strategy`` by name, defaults filled in."""
-        raise InputError("tune", self.name, "this game's strategies have no weights to tune")
-
-    def with_weights(self, strategy: Strategy, name: str,
-                     weights: dict[str, float]) -> Strategy:
-        """``strategy`` renamed ``name``, with ``weights`` replacing some of its weights."""
-        raise InputError("tune", self.name, "this game's strategies have no weights to tune")
-
-    def strategy_table(self, strategy: Strategy) -> dict:
-        """``strategy`` as the ``[strategies.NAME]`` table ``parse_strategy`` reads back."""
-        raise InputError("tune", self.name, "this game's strategies have no weights to tune")
-
-    def tuned_path(self, players: int, variant: str) -> Path:
-        """Where the tuned strategy for ``players`` and ``variant`` is kept: a TOML file in
-        a ``tuned`` folder beside the game's module."""
-        folder = Path(sys.modules[type(self).__module__].__file__).parent
-        return folder / "tuned" / f"{players}p-{variant}.toml"
 
     def same_play(self, a: Strategy, b: Strategy, players: int) -> bool:
         """Whether strategies ``a`` and ``b`` make the same moves at ``players`` players.
@@ -377,24 +272,11 @@ class Game(ABC):
         ``reference_outcome == kernel_outcome`` for every game.
         """
 
-    def score_trajectory(self, table: TableSpec, seed: int, index: int) -> np.ndarray | None:
-        """Every seat's score after each round (a cake, a pizza) of game ``index``, shape
-        ``(rounds, P)``, from the reference engine: for lead changes and the score-by-round
-        plot. ``None`` (the default) for a game without rounds scored as it goes."""
-        return None
-
     def kernel_outcome(self, chunk: Chunk, game: int) -> dict:
         """The same metrics of game ``game`` of a kernel chunk."""
         return ({m: tuple(int(x) for x in v[game]) for m, v in chunk.seat.items()}
                 | {m: int(v[game]) for m, v in chunk.game.items()}
                 | {m: tuple(int(x) for x in v[game]) for m, v in chunk.item.items()})
-
-    bench_targets: ClassVar[tuple[BenchTarget, ...]] = ()
-    """The speed targets of the game's benchmark tables."""
-
-    @abstractmethod
-    def bench_tables(self, rules: RuleSet) -> list[tuple[str, TableSpec]]:
-        """The benchmark's tables, each with the strategy name it is reported under."""
 
     # The deal --------------------------------------------------------------------------
     @abstractmethod
@@ -410,70 +292,3 @@ class Game(ABC):
         every component is equally likely (by default, one group of every place)."""
         size = self.dealt(table, 0, 0).shape[0]
         return [np.arange(size)]
-
-    # Replays, score files and the designer's tools -------------------------------------
-    def replay(self, rules: RuleSet, seed: int, index: int, players: int | None = None,
-               variant: str | None = None, strategy: str | None = None,
-               **options: str) -> str:
-        """The reference engine's move log of game ``index`` of ``seed``, as text: by
-        default ``replay_table`` at a table of one named strategy (the default one) at
-        every seat."""
-        players, variant = players or self.default_players, variant or self.variants[0]
-        chosen = self.named_strategy(strategy or self.default_strategy, players, variant)
-        return self.replay_table(self.table(rules, players, [chosen] * players, variant,
-                                            **options), seed, index)
-
-    def replay_header(self, table: TableSpec, seed: int, index: int) -> str:
-        """A replay's first line: the game, seed, game index, players, rules and who sits
-        where (on duplicate deals the players move round the table from game to game)."""
-        rotation = index % table.games_per_deal
-        seated = [table.strategies[table.player_of_seat(seat, rotation)]
-                  for seat in range(table.players)]
-        if len(set(seated)) == 1:
-            who = f"{seated[0].name} at every seat ({seated[0].describe()})"
-        else:
-            who = "; ".join(f"seat {seat + 1}: {s.name}" for seat, s in enumerate(seated))
-        return (f"{self.title}: seed {seed}, game {index}, {table.players} players, "
-                f"{table.variant} rules, {who}")
-
-    def replay_table(self, table: TableSpec, seed: int, index: int) -> str:
-        """The move log of game ``index`` of ``seed`` at ``table`` (an experiment's: its
-        rules, variant, options, deal mode and strategy per seat), as text: the very game
-        a run of the table plays as game ``index``."""
-        raise InputError("--experiment", self.name, "this game cannot replay an "
-                                                    "experiment's table")
-
-    def score_file(self, rules: RuleSet, path: str) -> dict:
-        """Score an end position read from a JSON file: ``{"scores": [...], "winners":
-        [...]}`` (winners as 0-based seats)."""
-        raise InputError("score", self.name, "this game has no end positions to score")
-
-    def end_position(self, table: TableSpec, seed: int, index: int) -> dict | None:
-        """Game ``index``'s end position from the reference engine, in the format
-        ``score_file`` reads; ``None`` when the game has no score files."""
-        return None
-
-    def add_commands(self, commands) -> None:  # noqa: B027 (a game may add none)
-        """Add the game's own CLI subcommands (an ``argparse`` subparsers object).
-
-        A handler is set with ``set_defaults(handler=...)``; it returns the exit status.
-        """
-
-    def experiment_sections(self) -> dict[str, Section]:
-        """The game's own experiment sections (beyond the shared ones), by name."""
-        return {}
-
-    def answers(self) -> dict[str, Any]:
-        """The game's own answer kinds an experiment may open with (``answer = "cards"``):
-        name -> function of the report's summary giving an ``Answer`` (see
-        ``cakesim.reports.answer``)."""
-        return {}
-
-    # Reports of team games -------------------------------------------------------------
-    def summarise_items(self, runs: list) -> list[dict]:
-        """Per item over all runs: what a report says of each (none by default)."""
-        return []
-
-    def items_markdown(self, summary: dict, out: Path) -> list[str]:
-        """The report's section on items, its plots drawn into ``out`` (none by default)."""
-        return []

@@ -16,7 +16,7 @@ GAMES = {"piece-o-cake": "cakesim.games.piece_o_cake.game",
          "topp-die-torte": "cakesim.games.topp_die_torte.game"}
 
 GAME_COMMANDS = {"speedtorte": ("speedtorte", "Speedtorte designer tools")}
-"""Commands a game adds to ``cakesim`` (``Game.add_commands``): command -> (game, line of
+"""Commands a game adds to ``cakesim`` (with its ``add_commands``): command -> (game, line of
 help), so that ``cakesim --help`` lists them without loading the game."""
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from cakesim.engine.contract import Game, ResultKind
+from cakesim.reports.hooks import hooks_of
 from cakesim.reports.text import percent, points, pp
 
 SHARED = {ResultKind.SEATS: ("seat_bias",), ResultKind.TEAM: ("win_rate",)}
@@ -54,7 +55,7 @@ class Answer:
 def answer_kinds(game: Game, sections: dict) -> tuple[str, ...]:
     """Every answer an experiment of ``game`` with ``sections`` may open with; default first."""
     own = [name for name, module in sections.items() if hasattr(module, "answer")]
-    return (*SHARED[game.result_kind], *own, *game.answers())
+    return (*SHARED[game.result_kind], *own, *hooks_of(game).answers())
 
 
 def answer(kind: str, game: Game, summary: dict, analyses: dict) -> Answer:
@@ -66,7 +67,7 @@ def answer(kind: str, game: Game, summary: dict, analyses: dict) -> Answer:
     elif kind in analyses:
         found = analyses[kind].answer(summary["sections"][kind], summary)
     else:
-        found = game.answers()[kind](summary)
+        found = hooks_of(game).answers()[kind](summary)
     if game.result_kind is ResultKind.SEATS and kind != "seat_bias":
         worst = worst_seat(summary)
         found.paragraph += f" {worst}"

@@ -13,6 +13,7 @@ from scipy import stats
 
 from cakesim.engine.runner import TableRun
 from cakesim.reports.figures import Colours, legend_outside, new_figure, save_figure
+from cakesim.reports.hooks import hooks_of
 from cakesim.reports.text import percent, plus_minus
 from cakesim.stats.intervals import Estimate, mean_of
 
@@ -145,10 +146,11 @@ def trajectories(run: TableRun, games: int = TRAJECTORY_GAMES) -> dict | None:
     per = table.games_per_deal
     # A tenth at most: a small run (a quick look, a test) is not slowed by plain Python.
     count = max(min(games, run.totals.games // 10) // per, 1) * per
-    first = table.game.score_trajectory(table, run.seed, 0)
+    hooks = hooks_of(table.game)
+    first = hooks.score_trajectory(table, run.seed, 0)
     if first is None:
         return None
-    scores = np.stack([first, *(table.game.score_trajectory(table, run.seed, i)
+    scores = np.stack([first, *(hooks.score_trajectory(table, run.seed, i)
                                 for i in range(1, count))])
     deal = np.arange(count) // per
     changes = pd.Series([lead_changes(s) for s in scores]).groupby(deal).mean()

@@ -13,6 +13,7 @@ from cakesim.engine.version import __version__
 from cakesim.reports import metrics, team
 from cakesim.reports.answer import Answer, answer
 from cakesim.reports.figures import Colours, legend_outside, new_figure, save_figure
+from cakesim.reports.hooks import hooks_of
 from cakesim.reports.html import write_html, write_index_html
 from cakesim.reports.metrics import plot_score_by_round, table_metrics, trajectories
 from cakesim.reports.summaries import (
@@ -68,7 +69,7 @@ def summarise(experiment, runs) -> dict:
         if seats_kind and len({s.name for s in t.strategies}) > 1:
             entry["players_by_strategy"] = player_summary(run)
         tables.append(entry)
-    extra = {"items": game.summarise_items(own)} if game.item_metrics else {}
+    extra = {"items": hooks_of(game).summarise_items(own)} if game.item_metrics else {}
     return {
         "result_kind": game.result_kind.value, "base_variant": game.variants[0],
         "experiment": experiment.name, "title": experiment.title,
@@ -144,7 +145,7 @@ def write_report(experiment, runs, out: Path, command: str,
                                      experiment.game.round_name[0])
     else:
         plot = team.plot_win_rate(summary, out / "win_rate.png",
-                                  experiment.game.option_targets)
+                                  hooks_of(experiment.game).option_targets)
     extra = []
     for name, data in (sections or {}).items():
         module = experiment.analyses[name]
@@ -155,7 +156,7 @@ def write_report(experiment, runs, out: Path, command: str,
     summary["headline"] = found.line
     (out / "summary.json").write_text(strict_json(summary))
     report = out / "report.md"
-    items = experiment.game.items_markdown(summary, out)
+    items = hooks_of(experiment.game).items_markdown(summary, out)
     report.write_text(_markdown(experiment.game, summary, plot.name, found, extra + items,
                                 rounds if seats_kind else None))
     write_html(report)
@@ -237,7 +238,8 @@ def _markdown(game: Game, summary: dict, plot: str, found: Answer,
     lines += ["## Answer", "", *found.markdown(), *sections,
               *metrics.markdown(summary["tables"], rounds), "## Every table", ""]
     if game.result_kind is ResultKind.TEAM:
-        lines += [f"![win rate]({plot})", "", *team.markdown(summary, game.report_columns)]
+        columns = hooks_of(game).report_columns
+        lines += [f"![win rate]({plot})", "", *team.markdown(summary, columns)]
     else:
         lines += _competitive(summary, plot)
     if summary["skipped"]:

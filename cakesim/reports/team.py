@@ -8,9 +8,9 @@ What a game reports per item (e.g. per order card) comes from its own hooks.
 
 from pathlib import Path
 
-from cakesim.engine.contract import ReportColumn
 from cakesim.engine.runner import TableRun
 from cakesim.reports.figures import PALETTE, Colours, legend_outside, new_figure, save_figure
+from cakesim.reports.hooks import ReportColumn
 from cakesim.reports.summaries import game_summary
 from cakesim.reports.text import percent, plus_minus, points
 from cakesim.stats.intervals import win_share

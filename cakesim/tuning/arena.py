@@ -12,8 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 from joblib import Parallel, delayed
 
-from cakesim.engine.contract import Game, ResultKind, RuleSet, Strategy, TableSpec
+from cakesim.engine.contract import ResultKind, RuleSet, Strategy, TableSpec
 from cakesim.engine.errors import InputError
+from cakesim.kits.strategies import Tunable, tunable
 from cakesim.stats.intervals import Estimate, mean_of
 
 
@@ -21,12 +22,13 @@ from cakesim.stats.intervals import Estimate, mean_of
 class Arena:
     """Where candidates are measured: a game, its rules, a player count and a variant."""
 
-    game: Game
+    game: Tunable
     rules: RuleSet
     players: int
     variant: str
 
     def __post_init__(self):
+        tunable(self.game)
         if self.game.result_kind is not ResultKind.SEATS:
             raise InputError("tune", self.game.name, "only games the seats play against each "
                                                      "other can be tuned by self-play")

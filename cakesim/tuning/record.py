@@ -13,12 +13,12 @@ from pathlib import Path
 import cma
 import tomli_w
 
-from cakesim.engine.contract import Game
 from cakesim.engine.version import __version__
+from cakesim.kits.strategies import Tunable
 from cakesim.tuning.search import Outcome
 
 
-def outcome_table(game: Game, outcome: Outcome, command: str) -> dict:
+def outcome_table(game: Tunable, outcome: Outcome, command: str) -> dict:
     """A finished tuning as the TOML file's tables."""
     members = []
     for member, against, alone, seats in zip(outcome.population, outcome.against,
@@ -49,7 +49,7 @@ def _share(estimate) -> dict:
             "high": round(estimate.high, 4), "deals": estimate.n}
 
 
-def write_tuned(game: Game, outcome: Outcome, path: Path, command: str) -> None:
+def write_tuned(game: Tunable, outcome: Outcome, path: Path, command: str) -> None:
     """Write a tuning's outcome to ``path`` (the game's ``tuned_path`` by default)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     header = ("# Written by cakesim tune: the tuned strategy ([strategy], read like an "

@@ -28,7 +28,7 @@ NTBEA, which TAG uses, is made for small discrete grids of parameters; ours are
 continuous. Each generation draws new deals, so no strategy is fitted to a few deals.
 
 The search runs in a unit box, weight ``w`` at ``low + x * (high - low)``
-(``Game.tuning_start``: by default ``Game.tuning_box``). A tuning is a pure function of
+(``Tunable.tuning_start``: by default ``Tunable.tuning_box``). A tuning is a pure function of
 its seed: the deals come from seeds derived from it, and CMA-ES draws from NumPy's
 global generator, whose state is saved in every checkpoint and restored around each
 draw, so an interrupted tuning restarted from its checkpoint continues exactly as if it
@@ -274,7 +274,7 @@ def most_robust(arena: Arena, champions: list[Member], members: list[Member], se
 def tune(arena: Arena, budget: Budget, seed: int, n_jobs: int = -1, progress: bool = True,
          cache: Path | None = None) -> Outcome:
     """Tune the game's strategy at ``arena`` by self-play (see the module), from the
-    strategy and over the weights of ``Game.tuning_start``."""
+    strategy and over the weights of ``Tunable.tuning_start``."""
     game = arena.game
     base, box = game.tuning_start(arena.players, arena.variant)
     space = Space(arena, base, box)

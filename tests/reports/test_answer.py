@@ -75,10 +75,7 @@ def test_a_variant_that_reaches_fair_fixes_the_gap():
 def test_controls_are_explained_once_when_present():
     class Game:
         from cakesim.engine.contract import ResultKind
-        result_kind = ResultKind.SEATS
-
-        def answers(self):
-            return {}
+        result_kind = ResultKind.SEATS  # and no report hooks of its own
 
     found = answer.answer("seat_bias", Game(), _summary(), {})
     assert found.paragraph.lower().count("control") == 1

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from cakesim.reports.hooks import ReportHooks
 from cakesim.reports.metrics import lead_changes, markdown, table_metrics, trajectories
 
 
@@ -53,7 +54,7 @@ def test_lead_changes_count_a_new_sole_leader_and_ignore_shared_leads():
 def test_trajectories_average_each_seat_after_each_round_by_deal():
     paths = {0: [[1, 0], [1, 2]], 1: [[0, 1], [3, 1]]}
 
-    class Game:
+    class Game(ReportHooks):
         def score_trajectory(self, table, seed, index):
             return np.array(paths[index % 2])
 

@@ -4,7 +4,7 @@ import pytest
 
 from cakesim.engine.errors import InputError
 from cakesim.games import game_named
-from cakesim.kits.strategies import read_tuned, tuned_population
+from cakesim.kits.strategies import read_tuned, tuned_path, tuned_population
 from cakesim.tuning.record import write_tuned
 from cakesim.tuning.search import Budget, tune
 from tests.tuning.conftest import GAME
@@ -15,15 +15,15 @@ def test_a_written_tuning_reads_back_as_the_same_strategy(arena, tmp_path, monke
                    n_jobs=1, progress=False)
     path = tmp_path / "tuned" / "2p-base.toml"
     write_tuned(GAME, outcome, path, "cakesim tune piece-o-cake --players 2")
-    monkeypatch.setattr(type(GAME), "tuned_path", lambda self, players, variant: path)
+    monkeypatch.setattr("cakesim.kits.strategies.tuned_path", lambda game, players, variant: path)
     assert read_tuned(GAME, 2, "base") == outcome.strategy
     text = path.read_text()
     assert "[tuning]" in text and "alone_against_tuned" in text and "CMA-ES" in text
 
 
 def test_a_missing_tuning_names_the_command_that_makes_it(tmp_path, monkeypatch):
-    monkeypatch.setattr(type(GAME), "tuned_path",
-                        lambda self, players, variant: tmp_path / "none.toml")
+    monkeypatch.setattr("cakesim.kits.strategies.tuned_path",
+                        lambda game, players, variant: tmp_path / "none.toml")
     with pytest.raises(InputError, match="cakesim tune piece-o-cake --players 3"):
         read_tuned(GAME, 3, "base")
 
@@ -50,7 +50,7 @@ def test_la_marianne_has_a_tuning_of_its_own():
     assert chef.tuned_variants == ("base", "marianne")
     for players in range(2, 6):
         base, marianne = (chef.named_strategy("tuned", players, v) for v in chef.tuned_variants)
-        assert chef.tuned_path(players, "marianne").exists() and base != marianne
+        assert tuned_path(chef, players, "marianne").exists() and base != marianne
 
 
 def test_the_population_of_a_tuning_can_start_a_best_response():

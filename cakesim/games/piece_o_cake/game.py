@@ -5,7 +5,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from cakesim.engine.contract import BenchTarget, Chunk, TableSpec
+from cakesim.engine.contract import Chunk, TableSpec
 from cakesim.games.piece_o_cake import kernel
 from cakesim.games.piece_o_cake.reference import dealt_order, play_game
 from cakesim.games.piece_o_cake.replay import end_position, format_replay, score_file
@@ -19,7 +19,8 @@ from cakesim.games.piece_o_cake.strategies import (
 from cakesim.games.slicing.circle import cut_table
 from cakesim.games.slicing.game import SlicingGame
 from cakesim.games.slicing.tabletop import WIN_UNITS
-from cakesim.kits.strategies import TUNED, read_tuned
+from cakesim.kits.bench import BenchTarget
+from cakesim.kits.strategies import TUNED, read_tuned, tuned_path
 
 
 @cache
@@ -87,7 +88,7 @@ class PieceOCake(SlicingGame):
         """As every slicing game's; ``tuned`` also takes the joker weights tuned in the
         joker variant (``tuned/Pp-joker.toml``), where that tuning was shipped."""
         strategy = super().named_strategy(name, players, variant)
-        if name != TUNED or not self.tuned_path(players, "joker").exists():
+        if name != TUNED or not tuned_path(self, players, "joker").exists():
             return strategy
         joker = self.weights_of(read_tuned(self, players, "joker"))
         return self.with_weights(strategy, strategy.name, {w: joker[w] for w in self.joker_box})

@@ -1,22 +1,30 @@
 """What the two slicing games' adapters share: tables, replays, benchmarks, seat names.
 
 Piece o' Cake and La Part du Chef are played in rounds (cakes, pizzas) that the seats
-take charge of in turn, starting from seat 0. A game subclasses ``SlicingGame`` and names
-its own parts: the reference engine's ``game_result`` and ``format_replay``, its built-in
-strategies, and the words for its seats (``first waiter``, who ``serves`` each ``cake``).
+take charge of in turn, starting from seat 0. A game subclasses ``SlicingGame`` (an
+abstract class on top of the core contract, with the tuning, replay, score, bench and
+report capabilities) and writes its own parts: the abstract methods below (``rounds``,
+the reference engine's ``game_result``, its ``result_metrics``, ``format_replay`` and
+``position_of``), and the class attributes ``builtin`` and ``parameters`` (its built-in
+strategies and weights), ``tuning_box`` and the words for its seats (``first_seat``,
+``round_verb`` and ``round_name``: the ``first waiter``, who ``serves`` each ``cake``).
 """
 
 import dataclasses
+from abc import abstractmethod
 from typing import ClassVar
 
 import numpy as np
 
-from cakesim.engine.contract import Game, ResultKind, SeatName, Strategy, TableSpec
+from cakesim.engine.contract import Game, ResultKind, SeatName, TableSpec
 from cakesim.engine.errors import InputError
-from cakesim.kits.strategies import TUNED, read_tuned
+from cakesim.kits.bench import Benchmarked
+from cakesim.kits.replay import Replayable, Scorable
+from cakesim.kits.strategies import TUNED, Tunable, read_tuned
+from cakesim.reports.hooks import ReportHooks
 
 
-class SlicingGame(Game):
+class SlicingGame(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks):
     """Players score against each other in rounds led by each seat in turn."""
 
     result_kind = ResultKind.SEATS
@@ -32,6 +40,10 @@ class SlicingGame(Game):
     parameters: ClassVar[dict[str, tuple]]
     """Every weight of the game's strategies: ``name -> (default, range, meaning)``."""
     tuning_base = "greedy-balanced"
+    tuned_variants: ClassVar[tuple[str, ...]] = ()
+    """The variants with tuned strategies of their own; the others play the base
+    variant's (a variant whose decisions the base game already has, e.g. one more slice
+    to choose)."""
     search_budgets: ClassVar[dict[str, int]] = {"search": 100, "search-deep": 300}
     """The built-in search players (the game's ``search.py``) and their iterations per
     move; each plays the tuned strategy of its player count in its rollouts."""
@@ -61,50 +73,35 @@ class SlicingGame(Game):
                                                f"{', '.join(self.strategy_names)}")
         return self.builtin[name]
 
-    def weights_of(self, strategy: Strategy) -> dict[str, float]:
-        """Every weight of ``strategy`` by name, defaults filled in."""
-        return {n: float(v) for n, v in zip(self.parameters, strategy.params, strict=True)}
-
-    def with_weights(self, strategy: Strategy, name: str, weights: dict[str, float]):
-        """``strategy`` renamed, with ``weights`` replacing some of its weights."""
-        return dataclasses.replace(strategy, name=name, weights=tuple(
-            (self.weights_of(strategy) | weights).items()))
-
-    def strategy_table(self, strategy: Strategy) -> dict:
-        """The codes (every field but the name and weights) and every weight."""
-        codes = {f.name: getattr(strategy, f.name) for f in dataclasses.fields(strategy)
-                 if f.name not in ("name", "weights")}
-        return codes | self.weights_of(strategy)
-
     def searched_moves(self, table: TableSpec) -> int:
         """Cuts and choices per game made by search players (strategies by seat)."""
         rounds, seats = self.rounds(table), table.strategies
         cuts = sum(seats[self.leader(table, r)].cutter == "search" for r in range(rounds))
         return cuts + rounds * sum(s.chooser == "search" for s in seats)
 
+    @abstractmethod
     def rounds(self, table: TableSpec) -> int:
         """How many rounds (cakes, pizzas) a game has at ``table``."""
-        raise NotImplementedError
 
     def leader(self, table: TableSpec, index: int) -> int:
         """The seat in charge of round ``index`` (0-based): seat 0 first, then in turn."""
         return index % table.players
 
+    @abstractmethod
     def game_result(self, table_rules, strategies, seed: int, index: int, duplicate: bool):
         """The reference engine's result of one game."""
-        raise NotImplementedError
 
+    @abstractmethod
     def result_metrics(self, table: TableSpec, result) -> dict:
         """Every metric of a reference result, keyed as the kernel's chunk is."""
-        raise NotImplementedError
 
+    @abstractmethod
     def format_replay(self, rules, result, header: str) -> str:
         """A reference result's move log as text."""
-        raise NotImplementedError
 
+    @abstractmethod
     def position_of(self, rules, result) -> dict:
         """A reference result's end position, in the format ``score_file`` reads."""
-        raise NotImplementedError
 
     def end_position(self, table: TableSpec, seed: int, index: int) -> dict:
         """Game ``index``'s end position from the reference engine (for ``score_file``)."""

@@ -6,13 +6,10 @@ from typing import ClassVar
 import numpy as np
 
 from cakesim.engine.contract import (
-    BenchTarget,
     Chunk,
     Game,
-    ReportColumn,
     ResultKind,
     SeatName,
-    Section,
     TableSpec,
 )
 from cakesim.engine.errors import InputError
@@ -31,6 +28,9 @@ from cakesim.games.speedtorte.strategies import (
     strategy_arrays,
 )
 from cakesim.games.speedtorte.tuning import DEFAULT_TARGETS
+from cakesim.kits.bench import Benchmarked, BenchTarget
+from cakesim.kits.replay import Replayable
+from cakesim.reports.hooks import ReportColumn, ReportHooks, Section
 
 REAL_TIME_METRICS = ("finish_ms", "rejected")
 SPECIAL_ORDERS, EILAUFTRAG = "special_orders", "eilauftrag"
@@ -56,7 +56,7 @@ def variant_parts(variant: str) -> tuple[str, bool, bool]:
     return mode, SPECIAL_ORDERS in parts, EILAUFTRAG in parts
 
 
-class Speedtorte(Game):
+class Speedtorte(Game, Replayable, Benchmarked, ReportHooks):
     """Speedtorte (RULES.md section 3): turns, special orders and the Eilauftrag."""
 
     name = "speedtorte"

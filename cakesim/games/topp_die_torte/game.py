@@ -6,7 +6,6 @@ from typing import ClassVar
 import numpy as np
 
 from cakesim.engine.contract import (
-    BenchTarget,
     Chunk,
     Game,
     ResultKind,
@@ -35,10 +34,13 @@ from cakesim.games.topp_die_torte.strategies import (
     parse_strategy,
     strategy_arrays,
 )
-from cakesim.kits.strategies import TUNED, read_tuned
+from cakesim.kits.bench import Benchmarked, BenchTarget
+from cakesim.kits.replay import Replayable, Scorable
+from cakesim.kits.strategies import TUNED, Tunable, read_tuned
+from cakesim.reports.hooks import ReportHooks
 
 
-class ToppDieTorte(Game):
+class ToppDieTorte(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks):
     """Topp die Torte! (RULES.md section 4)."""
 
     name = "topp-die-torte"
@@ -58,6 +60,7 @@ class ToppDieTorte(Game):
     default_strategy = "greedy"
     strategy_names = (*BUILTIN, TUNED)
     skill_ladder = ("random", "greedy", TUNED)
+    parameters = PARAMETERS
     tuning_base = "greedy"
     tuning_box: ClassVar[dict[str, tuple[float, float]]] = {
         "hedge": (0.0, 1.0), "exchange_weight": (0.0, 2.0), "golden_weight": (0.0, 4.0),
@@ -135,21 +138,6 @@ class ToppDieTorte(Game):
             raise InputError("strategy", name, f"unknown strategy; built in: "
                                                f"{', '.join(self.strategy_names)}")
         return BUILTIN[name]
-
-    def weights_of(self, strategy: Strategy) -> dict[str, float]:
-        """Every weight of ``strategy`` by name, defaults filled in."""
-        return {n: float(v) for n, v in zip(PARAMETERS, strategy.params, strict=True)}
-
-    def with_weights(self, strategy: Strategy, name: str,
-                     weights: dict[str, float]) -> Strategy:
-        """``strategy`` renamed, with ``weights`` replacing some of its weights."""
-        return dataclasses.replace(strategy, name=name, weights=tuple(
-            (self.weights_of(strategy) | weights).items()))
-
-    def strategy_table(self, strategy: Strategy) -> dict:
-        """The codes and every weight, as ``[strategies.NAME]`` reads them back."""
-        return ({"draft": strategy.draft, "jars": strategy.jars, "aim": strategy.aim}
-                | self.weights_of(strategy))
 
     def same_play(self, a: Strategy, b: Strategy, players: int) -> bool:
         """Equal codes and weights, defaults filled in."""

@@ -7,6 +7,8 @@ import numpy as np
 from cakesim.engine.contract import Chunk, Game, ResultKind, SeatName, TableSpec
 from cakesim.engine.errors import InputError
 from cakesim.engine.tables import Table, read_json
+from cakesim.kits.bench import Benchmarked
+from cakesim.kits.replay import Replayable, Scorable
 from tests.conformance.high_card import kernel
 from tests.conformance.high_card.reference import Strategy, play_game, score
 from tests.conformance.high_card.rules import RuleSet, load_rules
@@ -14,7 +16,7 @@ from tests.conformance.high_card.rules import RuleSet, load_rules
 BUILTIN = {"keep": Strategy("keep"), "redraw": Strategy("redraw", threshold=6)}
 
 
-class HighCard(Game):
+class HighCard(Game, Replayable, Scorable, Benchmarked):
     """High card: the highest card wins."""
 
     name = "high-card"
@@ -84,14 +86,10 @@ class HighCard(Game):
         """Each built-in strategy at 2 players."""
         return [(n, self.table(rules, 2, [BUILTIN[n]] * 2)) for n in BUILTIN]
 
-    def replay(self, rules: RuleSet, seed: int, index: int, players: int | None = None,
-               variant: str | None = None, strategy: str | None = None,
-               **options: str) -> str:
+    def replay_table(self, table: TableSpec, seed: int, index: int) -> str:
         """The reference engine's log of one game."""
-        players = players or self.default_players
-        chosen = self.named_strategy(strategy or self.default_strategy)
-        result = play_game(rules, [chosen] * players, seed, index, False)
-        return "\n".join([f"{self.title}: seed {seed}, game {index}", *result.log])
+        result = play_game(table.rules, list(table.strategies), seed, index, table.duplicate)
+        return "\n".join([self.replay_header(table, seed, index), *result.log])
 
     def end_position(self, table: TableSpec, seed: int, index: int) -> dict:
         """Every seat's kept card."""
