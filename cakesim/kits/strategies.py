@@ -68,6 +68,13 @@ class Tunable(ABC):
         return codes | self.weights_of(strategy)
 
 
+def weight_index(parameters: dict[str, tuple], name: str, first: int = 0) -> int:
+    """Where weight ``name`` sits in a strategy's parameter vector, which lays out
+    ``parameters`` in order from position ``first``: the kernels' index constants are
+    made by it from the declared weights, never kept as a second list by hand."""
+    return first + list(parameters).index(name)
+
+
 def tunable(game: Game) -> Tunable:
     """``game`` as a ``Tunable`` game; exit 2 if its strategies have no weights to tune."""
     if not isinstance(game, Tunable):

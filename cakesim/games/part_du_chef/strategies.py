@@ -24,6 +24,7 @@ from cakesim.engine.tables import Table
 from cakesim.games.slicing.bandit import SEARCH_WEIGHTS
 from cakesim.games.slicing.cutting import last_portion_outcomes, rotated_even_cut
 from cakesim.games.slicing.tabletop import lead_chance
+from cakesim.kits.strategies import weight_index
 
 # Positions in a strategy's code vector, and the codes.
 CHOOSER, CUTTER, THIEF, MARIANNE = 0, 1, 2, 3
@@ -50,20 +51,6 @@ RANDOM_SWAP = 1
 GREEDY_SWAP = 2
 MARIANNES = {"never": NEVER, "random": RANDOM_SWAP, "greedy": GREEDY_SWAP}
 
-# Parameter positions in a strategy's float vector.
-EAT_WEIGHT = 0
-MAJORITY_WEIGHT = 1
-DIVERSITY_WEIGHT = 2
-UNCERTAINTY = 3
-BURNT_WEIGHT = 4
-PEPPER_WORTH = 5
-MARIANNE_THRESHOLD = 6
-SPITE = 7
-FINISHER_BIAS = 8
-DENY_WEIGHT = 9
-ITERATIONS = 10
-EXPLORATION = 11
-WIDENING = 12
 
 PARAMETERS = {
     "eat_weight": (1.0, WEIGHT, "points credited per olive of an eaten slice"),
@@ -96,6 +83,21 @@ PARAMETERS = {
 """Every weight: its default, its allowed range and what it means. The last three are
 read only by a ``search`` chooser or cutter; the heuristic weights before them are then
 its rollout policy's."""
+
+# Positions of the weights in a strategy's parameter vector, made from PARAMETERS.
+EAT_WEIGHT = weight_index(PARAMETERS, "eat_weight")
+MAJORITY_WEIGHT = weight_index(PARAMETERS, "majority_weight")
+DIVERSITY_WEIGHT = weight_index(PARAMETERS, "diversity_weight")
+UNCERTAINTY = weight_index(PARAMETERS, "uncertainty")
+BURNT_WEIGHT = weight_index(PARAMETERS, "burnt_weight")
+PEPPER_WORTH = weight_index(PARAMETERS, "pepper_worth")
+MARIANNE_THRESHOLD = weight_index(PARAMETERS, "marianne_threshold")
+SPITE = weight_index(PARAMETERS, "spite")
+FINISHER_BIAS = weight_index(PARAMETERS, "finisher_bias")
+DENY_WEIGHT = weight_index(PARAMETERS, "deny_weight")
+ITERATIONS = weight_index(PARAMETERS, "iterations")
+EXPLORATION = weight_index(PARAMETERS, "exploration")
+WIDENING = weight_index(PARAMETERS, "widening")
 
 SEARCH_PARAMETERS = tuple(SEARCH_WEIGHTS)
 

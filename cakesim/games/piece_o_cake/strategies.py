@@ -36,6 +36,7 @@ from cakesim.games.slicing.bandit import SEARCH_WEIGHTS
 from cakesim.games.slicing.circle import along, arcs_of_cut
 from cakesim.games.slicing.cutting import rotated_even_cut
 from cakesim.games.slicing.tabletop import lead_chance
+from cakesim.kits.strategies import weight_index
 
 # Chooser codes: how a player picks among portions, declines and passes.
 RANDOM = 0
@@ -54,17 +55,6 @@ CUTTERS = {"random": RANDOM_CUT, "balanced": BALANCED_CUT, "enumerate": ENUMERAT
 information-set Monte-Carlo tree search of ``search.py``; the kernel hands it those
 decisions (``steps.advance``), so the ``choose_*`` functions here never see its codes."""
 
-# Parameter positions in a strategy's float vector.
-EAT_WEIGHT = 0
-COLLECT_WEIGHT = 1
-UNCERTAINTY = 2
-DECLINE_THRESHOLD = 3
-DENY_WEIGHT = 4
-JOKER_EAT_BIAS = 5
-SWAP_THRESHOLD = 6
-ITERATIONS = 7
-EXPLORATION = 8
-WIDENING = 9
 
 PARAMETERS = {
     "eat_weight": (1.0, WEIGHT, "points credited per cream dollop of an eaten slice"),
@@ -89,6 +79,18 @@ PARAMETERS = {
 """Every weight: its default, its allowed range and what it means. The last three are
 read only by a ``search`` chooser or cutter; the heuristic weights before them are then
 its rollout policy's."""
+
+# Positions of the weights in a strategy's parameter vector, made from PARAMETERS.
+EAT_WEIGHT = weight_index(PARAMETERS, "eat_weight")
+COLLECT_WEIGHT = weight_index(PARAMETERS, "collect_weight")
+UNCERTAINTY = weight_index(PARAMETERS, "uncertainty")
+DECLINE_THRESHOLD = weight_index(PARAMETERS, "decline_threshold")
+DENY_WEIGHT = weight_index(PARAMETERS, "deny_weight")
+JOKER_EAT_BIAS = weight_index(PARAMETERS, "joker_eat_bias")
+SWAP_THRESHOLD = weight_index(PARAMETERS, "swap_threshold")
+ITERATIONS = weight_index(PARAMETERS, "iterations")
+EXPLORATION = weight_index(PARAMETERS, "exploration")
+WIDENING = weight_index(PARAMETERS, "widening")
 
 SEARCH_PARAMETERS = tuple(SEARCH_WEIGHTS)
 

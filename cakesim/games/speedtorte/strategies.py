@@ -39,6 +39,7 @@ from cakesim.engine.errors import InputError
 from cakesim.engine.jit import jit_borrowing, jit_inline
 from cakesim.engine.seeding import below, uniform
 from cakesim.engine.tables import Table
+from cakesim.kits.strategies import weight_index
 
 PARAMETERS = {
     "fulfil": (10.0, WEIGHT, "weight of fulfilling displayed cards, per 10 points"),
@@ -69,9 +70,23 @@ PARAMETERS = {
 """Every weight: its default, its allowed range and what it means."""
 CHOOSERS = {"weighted": 0, "random": 1, "lookahead": 2}
 WEIGHTED, RANDOM, LOOKAHEAD = 0, 1, 2
-# Positions of the weights in a parameter row (after the chooser code at 0).
-(W_FULFIL, W_CLOSER, W_RESPECT, W_NEXT, W_TIGHT, W_OWN, W_TIGHT_AT, W_HELP, W_PATIENCE,
- W_ALL_GOOD, W_WITHDRAW, W_NOISE, W_SAMPLES, W_DEPTH, W_CANDIDATES) = range(1, 16)
+# Positions of the weights in a parameter row (after the chooser code at 0), made from
+# PARAMETERS.
+W_FULFIL = weight_index(PARAMETERS, "fulfil", 1)
+W_CLOSER = weight_index(PARAMETERS, "closer", 1)
+W_RESPECT = weight_index(PARAMETERS, "respect", 1)
+W_NEXT = weight_index(PARAMETERS, "next_options", 1)
+W_TIGHT = weight_index(PARAMETERS, "tight_boost", 1)
+W_OWN = weight_index(PARAMETERS, "own_options", 1)
+W_TIGHT_AT = weight_index(PARAMETERS, "tight_at", 1)
+W_HELP = weight_index(PARAMETERS, "signal_help", 1)
+W_PATIENCE = weight_index(PARAMETERS, "patience", 1)
+W_ALL_GOOD = weight_index(PARAMETERS, "all_good", 1)
+W_WITHDRAW = weight_index(PARAMETERS, "withdraw", 1)
+W_NOISE = weight_index(PARAMETERS, "noise", 1)
+W_SAMPLES = weight_index(PARAMETERS, "samples", 1)
+W_DEPTH = weight_index(PARAMETERS, "depth", 1)
+W_CANDIDATES = weight_index(PARAMETERS, "candidates", 1)
 
 # Signals, as the seed lists them; a signal lasts until its giver next places.
 NO_SIGNAL = 0

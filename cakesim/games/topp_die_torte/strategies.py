@@ -26,6 +26,7 @@ from cakesim.engine.contract import SIGNED_WEIGHT, WEIGHT
 from cakesim.engine.jit import jit_inline
 from cakesim.engine.seeding import below
 from cakesim.engine.tables import Table
+from cakesim.kits.strategies import weight_index
 
 # Positions in a strategy's code vector, and the codes.
 DRAFT, JARS, AIM = 0, 1, 2
@@ -37,10 +38,6 @@ AIMS = {"random": RANDOM, "best": GREEDY}
 """Aim codes: at a random offset, or at the best one (by the weights)."""
 GOLDEN_CUBE = -1
 """A golden (joker) cube where a decision takes a colour."""
-
-# Parameter positions in a strategy's float vector.
-AIM_ERROR, HEDGE, FIT_WEIGHT, EXCHANGE_WEIGHT, GOLDEN_WEIGHT, DENY_WEIGHT = range(6)
-TOP_WEIGHT, FILL_WEIGHT, SIZE_WEIGHT, EXCHANGE_THRESHOLD = range(6, 10)
 
 PARAMETERS = {
     "aim_error": (1.0, (0.0, 5.0), "the aim error's size (sigma, in slots): 0 never misses; "
@@ -68,6 +65,18 @@ PARAMETERS = {
                                                 "is below any jar's score: never)"),
 }
 """Every weight: its default, its allowed range and what it means."""
+
+# Positions of the weights in a strategy's parameter vector, made from PARAMETERS.
+AIM_ERROR = weight_index(PARAMETERS, "aim_error")
+HEDGE = weight_index(PARAMETERS, "hedge")
+FIT_WEIGHT = weight_index(PARAMETERS, "fit_weight")
+EXCHANGE_WEIGHT = weight_index(PARAMETERS, "exchange_weight")
+GOLDEN_WEIGHT = weight_index(PARAMETERS, "golden_weight")
+DENY_WEIGHT = weight_index(PARAMETERS, "deny_weight")
+TOP_WEIGHT = weight_index(PARAMETERS, "top_weight")
+FILL_WEIGHT = weight_index(PARAMETERS, "fill_weight")
+SIZE_WEIGHT = weight_index(PARAMETERS, "size_weight")
+EXCHANGE_THRESHOLD = weight_index(PARAMETERS, "exchange_threshold")
 
 
 @dataclass(frozen=True)
