@@ -2,7 +2,7 @@
 
 Every measurement plays player 0 (the candidate) against ``P - 1`` copies of one
 opponent on duplicate deals: each deal is played ``P`` times, the candidate sitting once
-at every seat (``slicing.tabletop.seat_of_deal``: in game ``g`` player 0 sits at seat
+at every seat (``kits.seating.seat_of_deal``: in game ``g`` player 0 sits at seat
 ``g % P``). Two candidates measured with the same seed meet the same deals and the same
 decision streams, so their difference is measured far more precisely than either share.
 """

@@ -40,7 +40,8 @@ from cakesim.games.part_du_chef.steps import (
 from cakesim.games.slicing.bandit import new_bandit
 from cakesim.games.slicing.circle import cut_table
 from cakesim.games.slicing.cutting import arc_table
-from cakesim.games.slicing.tabletop import WIN_UNITS, reseat, seat_of_deal
+from cakesim.games.slicing.tabletop import WIN_UNITS
+from cakesim.kits.seating import reseat, seat_of_deal
 
 __all__ = ["WIN_UNITS", "Results", "Rules", "Scratch", "Sheet", "State", "Strategies", "View",
            "assign_peppers", "deal_pizzas", "new_scratch", "new_search_space", "new_sheet",

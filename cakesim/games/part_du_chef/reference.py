@@ -26,7 +26,8 @@ from cakesim.games.part_du_chef.rules import RuleSet, TableRules
 from cakesim.games.part_du_chef.steps import MARIANNE_HOLDER
 from cakesim.games.part_du_chef.strategies import Strategy, strategy_arrays
 from cakesim.games.slicing.circle import portions_of_cut
-from cakesim.games.slicing.tabletop import majority_sheet, play_seated, split_win_units
+from cakesim.games.slicing.tabletop import WIN_UNITS, majority_sheet
+from cakesim.kits.seating import play_seated, split_win_units
 
 # The reference is the pure-Python engine the kernel is checked and timed against, so it
 # runs the strategies' decision functions as plain Python (the kernel runs them compiled).
@@ -379,7 +380,7 @@ def score_sheet(rules: RuleSet, kept: list[list[int]], received: list[int],
     total = [majority[s] + olives[s] + slices[s] + diversity[s]
              - rules.burnt_penalty * burnt[s] for s in range(players)]
     return ScoreSheet(peppers, counts, majority, list(olives), slices, diversity, burnt, total,
-                      split_win_units(total))
+                      split_win_units(total, WIN_UNITS))
 
 
 def dealt_order(rules: TableRules, seed: int, deal: int) -> np.ndarray:

@@ -29,7 +29,8 @@ from cakesim.games.part_du_chef.strategies import (
     choose_victim,
 )
 from cakesim.games.slicing.circle import arcs_of_cut
-from cakesim.games.slicing.tabletop import majority_points, split_wins
+from cakesim.games.slicing.tabletop import WIN_UNITS, majority_points
+from cakesim.kits.seating import split_wins
 
 MARIANNE_HOLDER = 0
 """La Marianne goes to the first chef (RULES.md s2), seat 0."""
@@ -257,7 +258,7 @@ def score_game(rules, state, sheet):
         sheet.total[seat] = (sheet.points[seat] + state.eaten_olives[seat]
                              + sheet.slice_points[seat] + sheet.diversity_points[seat]
                              - rules.burnt_penalty * kept[seat, kinds + 1])
-    split_wins(sheet.total, sheet.wins)
+    split_wins(sheet.total, WIN_UNITS, sheet.wins)
 
 
 @jit_borrowing

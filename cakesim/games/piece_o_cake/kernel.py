@@ -45,7 +45,7 @@ from cakesim.games.piece_o_cake.steps import (
 )
 from cakesim.games.piece_o_cake.strategies import chance_table_shape, fill_chances, most_in_pile
 from cakesim.games.slicing.bandit import new_bandit
-from cakesim.games.slicing.tabletop import reseat, seat_of_deal
+from cakesim.kits.seating import reseat, seat_of_deal
 
 
 class RuleData(NamedTuple):

@@ -40,7 +40,8 @@ from cakesim.games.piece_o_cake.strategies import (
     strategy_arrays,
 )
 from cakesim.games.slicing.circle import cut_table, portions_of_cut
-from cakesim.games.slicing.tabletop import majority_sheet, play_seated, split_win_units
+from cakesim.games.slicing.tabletop import WIN_UNITS, majority_sheet
+from cakesim.kits.seating import play_seated, split_win_units
 
 # The reference is the pure-Python engine the kernel is checked and timed against, so it
 # runs the strategies' decision functions as plain Python (the kernel runs them compiled):
@@ -438,7 +439,8 @@ class Game:
         total = [m + c for m, c in zip(majority, cream, strict=True)]
         counts = {name: self.counts[name] + count
                   for name, count in self.position_counts().items()}
-        return Result(total, majority, cream, split_win_units(total), self.log, self.players,
+        wins = split_win_units(total, WIN_UNITS)
+        return Result(total, majority, cream, wins, self.log, self.players,
                       (*self.finished, self.players), tuple(self.scores_by_round),
                       counts["eaten"], counts["collected"], counts["joker_eaten"],
                       counts["joker_placed"])
@@ -613,7 +615,7 @@ def score_sheet(collected: list[list[int]], cream: list[int], majority_value,
     """Majority points, totals and win units from collected counts and eaten cream."""
     majority = majority_sheet(collected, majority_value, ties_score)
     total = [majority[s] + cream[s] for s in range(len(collected))]
-    return majority, total, split_win_units(total)
+    return majority, total, split_win_units(total, WIN_UNITS)
 
 
 def dealt_order(rules: TableRules, seed: int, deal: int,

@@ -6,7 +6,8 @@ from cakesim.engine.errors import InputError
 from cakesim.engine.tables import Table, read_json
 from cakesim.games.piece_o_cake.reference import Move, Result, Slice, score_sheet
 from cakesim.games.piece_o_cake.rules import MOST_ROUNDS, TIE_RULES, RuleSet
-from cakesim.games.slicing.tabletop import split_win_units
+from cakesim.games.slicing.tabletop import WIN_UNITS
+from cakesim.kits.seating import split_win_units
 
 
 def describe_slice(rules: RuleSet, piece: Slice) -> str:
@@ -103,7 +104,7 @@ def score_file(rules: RuleSet, path: str | Path) -> dict:
                                                f"round has {len(totals)}")
         _, total, _ = score_sheet(collected, cream, rules.majority_value, tie_rule == "full")
         totals = total if totals is None else [a + b for a, b in zip(totals, total, strict=True)]
-    win_units = split_win_units(totals)
+    win_units = split_win_units(totals, WIN_UNITS)
     return {"scores": totals, "winners": [s for s, w in enumerate(win_units) if w > 0]}
 
 

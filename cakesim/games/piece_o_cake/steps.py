@@ -37,7 +37,8 @@ from cakesim.games.piece_o_cake.strategies import (
     choose_swap,
 )
 from cakesim.games.slicing.circle import along, arcs_of_cut
-from cakesim.games.slicing.tabletop import majority_points, split_wins
+from cakesim.games.slicing.tabletop import WIN_UNITS, majority_points
+from cakesim.kits.seating import split_wins
 
 # Fields of ``GameState.clock``.
 CAKE = 0
@@ -440,4 +441,4 @@ def score_game(rules, state, majority, total, win_units):
     for seat in range(total.shape[0]):
         majority[seat] = state.banked[BANKED_MAJORITY, seat]
         total[seat] = majority[seat] + state.banked[BANKED_CREAM, seat]
-    split_wins(total, win_units)
+    split_wins(total, WIN_UNITS, win_units)

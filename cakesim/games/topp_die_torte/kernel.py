@@ -49,6 +49,7 @@ from cakesim.games.topp_die_torte.strategies import (
     connects,
     next_cube,
 )
+from cakesim.kits.seating import seat_of_deal
 
 CHIP_STREAM = 2
 AIM_STREAM = 3
@@ -546,6 +547,8 @@ def score_game(rules, g, results):
     for seat in range(players):
         results.total[g, seat] += rules.star_points * results.stars[g, seat]
         best = max(best, results.total[g, seat])
+    # ``kits.seating.split_wins``, written into row ``g`` in place: a row view would
+    # allocate in a game loop that borrows its arrays (``jit_borrowing``).
     winners = 0
     for seat in range(players):
         winners += results.total[g, seat] == best
@@ -611,6 +614,6 @@ def play_batch(seed, first_game, duplicate, rules, seats, state, results):
     players = results.total.shape[1]
     for g in range(results.total.shape[0]):
         game = first_game + g
-        deal_index, rotation = (game // players, game % players) if duplicate else (game, 0)
+        deal_index, rotation = seat_of_deal(game, players, duplicate)
         start_game(seed, deal_index, game, rules, state)
         play_game(g, rules, seats, rotation, state, results)

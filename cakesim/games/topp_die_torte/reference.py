@@ -44,6 +44,7 @@ from cakesim.games.topp_die_torte.strategies import (
     Strategy,
     strategy_arrays,
 )
+from cakesim.kits.seating import split_win_units
 
 # The reference is the pure-Python engine the kernel is checked against, so it runs the
 # strategies' decision functions as plain Python (the kernel runs them compiled): parity
@@ -616,9 +617,7 @@ class Game:
 # Scores, the deal and a whole game ---------------------------------------------------------
 def split_win(total: list[int]) -> list[int]:
     """Win units: ``WIN_UNITS`` split evenly among the seats with the most points."""
-    best = max(total)
-    winners = total.count(best)
-    return [WIN_UNITS // winners if t == best else 0 for t in total]
+    return split_win_units(total, WIN_UNITS)
 
 
 def score_sheet(chips: list[list[int]], stars: list[int],

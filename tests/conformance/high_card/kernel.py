@@ -4,6 +4,7 @@ import numpy as np
 
 from cakesim.engine.jit import jit
 from cakesim.engine.seeding import DEAL_STREAM, new_stream, shuffle_in_place
+from cakesim.kits.seating import seat_of_deal, split_wins
 
 WIN_UNITS = 12
 """Win units of one game: divisible by every number of tied winners, 1 to 4."""
@@ -26,7 +27,7 @@ def play_games(seed, first_game, duplicate, deck, thresholds, total, win_units, 
     players = total.shape[1]
     for g in range(total.shape[0]):
         game = first_game + g
-        deal_index, rotation = (game // players, game % players) if duplicate else (game, 0)
+        deal_index, rotation = seat_of_deal(game, players, duplicate)
         order = deal(seed, deal_index, deck)
         next_card = players
         for seat in range(players):
@@ -38,7 +39,4 @@ def play_games(seed, first_game, duplicate, deck, thresholds, total, win_units, 
                 redraws[g] += 1
             total[g, seat] = card
         # score: the highest card wins; tied winners split the win units.
-        best = total[g].max()
-        winners = (total[g] == best).sum()
-        for seat in range(players):
-            win_units[g, seat] = WIN_UNITS // winners if total[g, seat] == best else 0
+        split_wins(total[g], WIN_UNITS, win_units[g])

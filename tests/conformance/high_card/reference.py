@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cakesim.kits.seating import split_win_units
 from tests.conformance.high_card.kernel import WIN_UNITS, deal
 from tests.conformance.high_card.rules import RuleSet
 
@@ -61,6 +62,4 @@ def decide(strategy: Strategy, card: int, cards: list[int], next_card: int) -> t
 
 def score(hands: list[int]) -> list[int]:
     """The highest card wins; tied winners split the win units."""
-    best = max(hands)
-    winners = hands.count(best)
-    return [WIN_UNITS // winners if card == best else 0 for card in hands]
+    return split_win_units(hands, WIN_UNITS)

@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 
 from cakesim.games.part_du_chef.reference import Game, deal_game, score_sheet
-from cakesim.games.slicing.tabletop import play_seated
+from cakesim.kits.seating import play_seated
 from tests.games.part_du_chef.conftest import GAME, RULES, reference_result, table_of
 
 # Every player count and variant, with a random player and a greedy one; a mixed table on

@@ -12,7 +12,8 @@ from cakesim.games.piece_o_cake.replay import end_position, format_replay, score
 from cakesim.games.piece_o_cake.rules import VARIANTS, load_rules
 from cakesim.games.piece_o_cake.steps import deal_round
 from cakesim.games.piece_o_cake.strategies import Strategy
-from cakesim.games.slicing.tabletop import majority_sheet, play_seated
+from cakesim.games.slicing.tabletop import majority_sheet
+from cakesim.kits.seating import play_seated
 from tests.games.piece_o_cake.conftest import GAME
 
 RULES = load_rules()

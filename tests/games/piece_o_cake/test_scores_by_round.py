@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 
 from cakesim.games.piece_o_cake.reference import Game, deal_game, score_sheet
-from cakesim.games.slicing.tabletop import play_seated
+from cakesim.kits.seating import play_seated
 from tests.games.piece_o_cake.conftest import GAME, RULES, reference_result, table_of
 
 # Every player count and variant, with a random player (passes, declines, odd cuts) and a
