@@ -29,8 +29,9 @@ browser:  ## install Debian's chromium for the browser test of the report pages,
 		echo "no Chromium: the browser test will be skipped; install Debian's chromium package"; \
 	fi
 
-test: install browser  ## the default test suite (well under 10 minutes on 2 cores)
-	$(PY) -m pytest -q
+# Two test processes, one a core (pytest-xdist); the 25 slowest tests are listed every run.
+test: install browser  ## the default test suite (under 10 minutes on 2 cores, set-up included)
+	$(PY) -m pytest -q -n 2 --durations=25
 
 experiment: install  ## run experiments/$(EXP).toml and write reports/$(EXP)/
 	$(PY) -m cakesim run $(EXP) $(ARGS)
@@ -38,8 +39,8 @@ experiment: install  ## run experiments/$(EXP).toml and write reports/$(EXP)/
 bench: install  ## kernel games/s per core against the reference engine, in one run
 	$(PY) -m cakesim.app.bench $(ARGS)
 
-parity: install  ## the long kernel-against-reference runs and interval-coverage runs
-	$(PY) -m pytest -q -m slow
+parity: install  ## the long runs: every parity setting, every experiment and notebook, the wheel
+	$(PY) -m pytest -q -n 2 -m slow --durations=25
 
 gate-check: install  ## the regression gate's false alarms over 100 seed changes, and its power
 	$(PY) -m cakesim.app.gate_check $(ARGS)

@@ -1,4 +1,7 @@
-"""Fixtures shared by the tests of the shared machinery."""
+"""Fixtures shared by the tests of the shared machinery, and the compile before a parallel run."""
+
+import subprocess
+import sys
 
 import pytest
 
@@ -49,3 +52,31 @@ def tiny_experiment(tmp_path):
         return path
 
     return write
+
+
+WARM_UP = """
+from cakesim.games import game_named
+game = game_named({name!r})
+rules = game.load_rules()
+players = game.default_players
+table = game.table(rules, players, [game.named_strategy(game.default_strategy, players)] * players)
+game.play_chunk(table, 1, 0, 2)
+"""
+
+
+def pytest_sessionstart(session):
+    """With several test processes (``-n``), compile every game's kernel once beforehand.
+
+    Numba keeps compiled kernels on disk; without this, the processes would each compile
+    the same kernel at the same moment (minutes of a short run). Here each game is
+    compiled by a process of its own, side by side, and the test processes load them.
+    """
+    config = session.config
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return
+    from cakesim.games import GAMES
+
+    started = [subprocess.Popen([sys.executable, "-c", WARM_UP.format(name=name)])
+               for name in GAMES]
+    for process in started:
+        process.wait()

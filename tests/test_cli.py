@@ -152,9 +152,20 @@ def _commands(parser):
                 yield from _commands(command)
 
 
+def _full_commands():
+    """Every command and its tools as parsed once chosen (only then is its whole parser
+    built: the others are a line of help)."""
+    top = _parser()
+    yield "cakesim", top
+    for name in next(a for a in top._actions
+                     if isinstance(a, argparse._SubParsersAction)).choices:
+        chosen = dict(_commands(_parser(name)))[name]
+        yield name, chosen
+        yield from _commands(chosen)
+
+
 def test_every_command_has_examples_and_every_option_a_help_text():
-    parser = _parser()
-    for name, command in [("cakesim", parser), *_commands(parser)]:
+    for name, command in _full_commands():
         has_tools = any(isinstance(a, argparse._SubParsersAction) for a in command._actions)
         assert command.epilog and command.epilog.startswith("examples:"), name
         for action in command._actions:

@@ -22,7 +22,14 @@ def test_the_notebook_is_stored_without_outputs(path):
             assert not cell.outputs and cell.execution_count is None, "strip outputs"
 
 
-@pytest.fixture(scope="module", params=NOTEBOOKS, ids=lambda p: p.stem)
+ONE_PER_GAME = ("first_player_bias", "finisher_value", "order_card_difficulty",
+                "topp_jar_policies")
+"""The default suite executes one notebook of each game; ``make parity`` executes all."""
+
+
+@pytest.fixture(scope="module", ids=lambda p: p.stem, params=[
+    pytest.param(p, marks=() if p.stem in ONE_PER_GAME else pytest.mark.slow)
+    for p in NOTEBOOKS])
 def executed(request, tmp_path_factory):
     """A notebook run top to bottom on small data, and the folder its report was written to.
 

@@ -54,6 +54,18 @@ def every_setting() -> list[tuple[str, int, str, str]]:
     return found
 
 
+def covering(settings: list[tuple[str, int, str, str]]) -> list[tuple[str, int, str, str]]:
+    """The settings that pair every player count with every variant (at the game's
+    default strategy) and every player count with every strategy (in the base variant):
+    each rule path and each strategy at every table size, without their whole product."""
+    chosen = []
+    for name, players, variant, strategy in settings:
+        game = game_named(name)
+        if strategy == game.default_strategy or variant == game.variants[0]:
+            chosen.append((name, players, variant, strategy))
+    return chosen
+
+
 def assert_parity(table: TableSpec, seed: int, first: int, games: int) -> None:
     """The kernel and the reference engine agree on every metric of every game."""
     game = table.game

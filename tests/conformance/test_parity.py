@@ -1,18 +1,28 @@
 """Kernel = reference engine, game for game, at every player count, variant and strategy.
 
-A few games per setting here; each game's own folder plays longer runs (``make parity``).
+A few games per setting. The default suite plays the settings that pair every player
+count with every variant and with every strategy (``covering``); ``make parity`` plays
+their whole product, and each game's own folder plays longer runs.
 """
 
 import pytest
 
 from cakesim.engine.contract import ResultKind
-from tests.conformance.conftest import EVERY_GAME, assert_parity, every_setting, game_named
+from tests.conformance.conftest import (
+    EVERY_GAME,
+    assert_parity,
+    covering,
+    every_setting,
+    game_named,
+)
 
-SETTINGS = every_setting()
+EVERY = every_setting()
+COVERING = set(covering(EVERY))
+SETTINGS = [pytest.param(*s, id="-".join(map(str, s)),
+                         marks=() if s in COVERING else pytest.mark.slow) for s in EVERY]
 
 
-@pytest.mark.parametrize(("name", "players", "variant", "strategy"), SETTINGS,
-                         ids=["-".join(map(str, s)) for s in SETTINGS])
+@pytest.mark.parametrize(("name", "players", "variant", "strategy"), SETTINGS)
 def test_kernel_matches_reference(name, players, variant, strategy):
     game = game_named(name)
     table = game.table(game.load_rules(), players,

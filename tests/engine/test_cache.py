@@ -15,6 +15,7 @@ from cakesim.app.api import run_experiment
 from cakesim.app.experiment import load_experiment
 from cakesim.engine.cache import ChunkCache
 from cakesim.engine.runner import run_table
+from cakesim.games import GAMES
 from cakesim.stats.baseline import results_digest
 from tests.games.piece_o_cake.conftest import table_of
 
@@ -105,7 +106,15 @@ def test_a_zero_byte_chunk_counts_as_missing(tmp_path):
     assert again.chunks_reused == 0
 
 
-@pytest.mark.parametrize("name", [p.stem for p in sorted(Path("experiments").glob("*.toml"))])
+ONE_PER_GAME = ("first_player_bias", "finisher_value", "order_card_difficulty",
+                "topp_jar_policies")
+"""The smallest experiment of each game: the default suite re-runs these, ``make parity``
+every experiment (the cache is shared machinery; each game's metrics must survive it)."""
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(p.stem, marks=() if p.stem in ONE_PER_GAME else pytest.mark.slow)
+    for p in sorted(Path("experiments").glob("*.toml"))])
 def test_every_experiment_reruns_from_the_cache_with_identical_totals(tmp_path, name):
     # Per-item metrics (Speedtorte's order cards) must survive the cache like every other.
     experiment = load_experiment(name, ci=True)
@@ -134,3 +143,8 @@ def test_every_experiment_reruns_from_the_cache_with_identical_totals(tmp_path, 
         summary.pop("written")
         summary.pop("command", None)
     assert first == second
+
+
+def test_one_experiment_per_game_reruns_in_the_default_suite():
+    games = {load_experiment(name).game.name for name in ONE_PER_GAME}
+    assert games == set(GAMES)
