@@ -28,10 +28,10 @@ class Arena:
     variant: str
 
     def __post_init__(self):
-        tunable(self.game)
         if self.game.result_kind is not ResultKind.SEATS:
             raise InputError("tune", self.game.name, "only games the seats play against each "
                                                      "other can be tuned by self-play")
+        tunable(self.game)
         played = [v for v in self.game.variants
                   if self.game.has_variant(self.rules, self.players, v)]
         if self.variant not in played:

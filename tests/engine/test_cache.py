@@ -121,7 +121,7 @@ def test_every_experiment_reruns_from_the_cache_with_identical_totals(tmp_path, 
     # The cache, not the sample size, is under test: at most 120 games per table (10 per
     # skill row, with search players at every seat) keeps the ladders (hundreds of tables,
     # some with enumerating cutters), the skill rows and the lookahead bakers to seconds.
-    games = min(experiment.ci.games, 120)
+    games = min(experiment.ci.games, 60)
     runs = []
     for attempt in ("played", "cached"):
         result = run_experiment(name, games=games, seed=experiment.ci.seed,

@@ -1,7 +1,7 @@
 """A team game's report: win rates grouped by table option, and the markdown table."""
 
-from cakesim.engine.contract import ReportColumn
 from cakesim.reports import team
+from cakesim.reports.hooks import ReportColumn
 from cakesim.reports.text import percent, plus_minus
 
 

@@ -37,8 +37,6 @@ class SlicingGame(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks)
                                                    TUNED, "search")
     builtin: ClassVar[dict]
     """The built-in strategies that do not depend on the player count, by name."""
-    parameters: ClassVar[dict[str, tuple]]
-    """Every weight of the game's strategies: ``name -> (default, range, meaning)``."""
     tuning_base = "greedy-balanced"
     tuned_variants: ClassVar[tuple[str, ...]] = ()
     """The variants with tuned strategies of their own; the others play the base
