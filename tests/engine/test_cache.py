@@ -118,7 +118,7 @@ every experiment (the cache is shared machinery; each game's metrics must surviv
 def test_every_experiment_reruns_from_the_cache_with_identical_totals(tmp_path, name):
     # Per-item metrics (Speedtorte's order cards) must survive the cache like every other.
     experiment = load_experiment(name, ci=True)
-    # The cache, not the sample size, is under test: at most 120 games per table (10 per
+    # The cache, not the sample size, is under test: at most 60 games per table (10 per
     # skill row, with search players at every seat) keeps the ladders (hundreds of tables,
     # some with enumerating cutters), the skill rows and the lookahead bakers to seconds.
     games = min(experiment.ci.games, 60)
