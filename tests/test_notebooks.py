@@ -49,19 +49,17 @@ def executed(request, tmp_path_factory):
     return notebook, out
 
 
-def test_the_notebook_runs_on_small_data(executed):
-    _, out = executed
-    assert (out / "results.parquet").exists()
-
-
 def _shows_image(cell) -> bool:
     return any("image/png" in output.get("data", {}) for output in cell.outputs
                if output.output_type in ("display_data", "execute_result"))
 
 
-def test_the_notebook_shows_its_plots_after_importing_cakesim(executed):
-    """``import cakesim`` leaves the inline backend alone: every pyplot cell shows a PNG."""
-    notebook, _ = executed
+def test_the_notebook_runs_on_small_data_and_shows_its_plots(executed):
+    """It writes its data; ``import cakesim`` leaves the inline backend alone, so every
+    pyplot cell shows a PNG. (One test per notebook: test processes share no fixture, so
+    a second test would run the notebook again.)"""
+    notebook, out = executed
+    assert (out / "results.parquet").exists()
     cells = notebook.cells
     imported = next(i for i, cell in enumerate(cells) if "import cakesim" in cell.source)
     drawing = [i for i, cell in enumerate(cells)
