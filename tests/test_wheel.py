@@ -55,8 +55,10 @@ def test_an_installed_wheel_runs_an_experiment_of_every_game(wheel, tmp_path, ga
         assert done.returncode == 0, done.stderr
         return done.stdout
 
+    # Outside the project: the working folder comes first on the import path.
     where = subprocess.run([sys.executable, "-S", "-c", "import cakesim; print(cakesim.__file__)"],
-                           env=env, capture_output=True, text=True, check=True).stdout
+                           cwd=tmp_path, env=env, capture_output=True, text=True,
+                           check=True).stdout
     assert Path(where.strip()).is_relative_to(target)
     cakesim("new", str(tmp_path / "mine.toml"), "--game", game)
     cakesim("run", str(tmp_path / "mine.toml"), "--games", "40", "--no-plan", "--skill-games",
