@@ -50,6 +50,12 @@ def split_wins(total, units, win_units):
         win_units[seat] = units // winners if total[seat] == best else 0
 
 
+def seated(by_player: list, rotation: int) -> list:
+    """Plain-Python ``reseat``: the item of the player at each seat in ``rotation``."""
+    players = len(by_player)
+    return [by_player[(seat - rotation) % players] for seat in range(players)]
+
+
 def play_seated(engine, deal_game, rules, strategies, seed: int, game: int, duplicate: bool):
     """Game ``game`` of ``seed`` by a reference ``engine``, seated and dealt as the kernels do.
 
@@ -57,10 +63,9 @@ def play_seated(engine, deal_game, rules, strategies, seed: int, game: int, dupl
     ``(j + rotation) % P``. ``engine(rules, deal, by_seat, stream)`` must have ``play()``.
     """
     deal, rotation = seat_of_deal(game, rules.players, duplicate)
-    players = rules.players
-    by_seat = [strategies[(seat - rotation) % players] for seat in range(players)]
     stream = new_stream(seed, game, DECISION_STREAM)
-    return engine(rules, deal_game(rules, seed, deal), by_seat, stream).play()
+    return engine(rules, deal_game(rules, seed, deal), seated(strategies, rotation),
+                  stream).play()
 
 
 def split_win_units(total: list[int], units: int) -> list[int]:

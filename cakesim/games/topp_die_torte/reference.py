@@ -44,7 +44,7 @@ from cakesim.games.topp_die_torte.strategies import (
     Strategy,
     strategy_arrays,
 )
-from cakesim.kits.seating import split_win_units
+from cakesim.kits.seating import seat_of_deal, seated, split_win_units
 
 # The reference is the pure-Python engine the kernel is checked against, so it runs the
 # strategies' decision functions as plain Python (the kernel runs them compiled): parity
@@ -667,9 +667,7 @@ def play_game(table_rules: TableRules, strategies: list[Strategy], seed: int, ga
     Player ``j`` sits at seat ``(j + rotation) % P``; with duplicate deals game ``i`` is
     deal ``i // P`` in rotation ``i % P``. ``audit(game, step)`` is called after every step.
     """
-    players = table_rules.players
-    deal, rotation = (game // players, game % players) if duplicate else (game, 0)
-    seats = [strategies[(seat - rotation) % players] for seat in range(players)]
-    return Game(table_rules, deal_game(table_rules, seed, deal), seats,
+    deal, rotation = seat_of_deal(game, table_rules.players, duplicate)
+    return Game(table_rules, deal_game(table_rules, seed, deal), seated(strategies, rotation),
                 new_stream(np.uint64(seed), game, DECISION_STREAM),
                 new_stream(np.uint64(seed), deal, DIE_STREAM), audit).play()

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cakesim.kits.seating import split_win_units
+from cakesim.kits.seating import seat_of_deal, split_win_units
 from tests.conformance.high_card.kernel import WIN_UNITS, deal
 from tests.conformance.high_card.rules import RuleSet
 
@@ -39,7 +39,7 @@ def play_game(rules: RuleSet, strategies: list[Strategy], seed: int, game: int,
               duplicate: bool) -> Result:
     """Deal, let every seat keep or throw away in turn, then score."""
     players = len(strategies)
-    deal_index, rotation = (game // players, game % players) if duplicate else (game, 0)
+    deal_index, rotation = seat_of_deal(game, players, duplicate)
     order = list(deal.py_func(np.uint64(seed), deal_index, rules.deck))
     cards = [rules.values[c] for c in order]
     hands, log, next_card = [], [], players
