@@ -62,7 +62,7 @@ def _parser(chosen: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"cakesim {__version__}",
                         help="print cakesim's version and exit")
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
-    for name, (text, build) in _commands().items():
+    for name, (text, build) in COMMANDS.items():
         if name != chosen:
             commands.add_parser(name, help=text)
         elif build is None:
@@ -72,40 +72,15 @@ def _parser(chosen: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _commands() -> dict:
-    """Every command in the order ``cakesim --help`` lists them: its line of help and the
-    function that adds its full parser (``None``: a game's own command)."""
-    return {
-        "run": ("run an experiment and write its report", _add_run),
-        "compare": ("what a rule change does to every headline number, paired by deal",
-                    _add_compare),
-        "new": ("write a commented minimal experiment file to start from", _add_new),
-        "plan": ("games needed for a precision or a power, from a pilot run", _add_plan),
-        "sprt": ("sequential test of a claim on a seat's win share, e.g. at least 5 pp less "
-                 "than fair", _add_sprt),
-        "baseline": ("write reports/baselines/EXP.json from a CI-sized run",
-                     _add_baseline_or_regress),
-        "regress": ("re-run CI sizes and compare with the committed baselines",
-                    _add_baseline_or_regress),
-        "tune": ("tune a strategy's weights by self-play and write it as the game's tuned "
-                 "strategy", _add_tune_or_exploit),
-        "exploit": ("how much a best response wins against a strategy at every other seat",
-                    _add_tune_or_exploit),
-        **{name: (text, None) for name, (_, text) in GAME_COMMANDS.items()},
-        "reports": ("regenerate reports/index.md", _add_reports),
-        "replay": ("print the move log of one game", _add_replay),
-        "score": ("score an end position from a JSON file", _add_score),
-    }
-
-
 def _command(commands, name: str, description: str, *example: str) -> argparse.ArgumentParser:
     """Add command ``name`` with its line of help, a description and examples."""
-    return commands.add_parser(name, help=_commands()[name][0], description=description,
+    return commands.add_parser(name, help=COMMANDS[name][0], description=description,
                                **examples(*example))
 
 
 def _add_reports(commands, name: str) -> None:
-    _command(commands, name, "Regenerate reports/index.md from every report's summary.json.",
+    _command(commands, name, "Regenerate reports/index.md from every report's summary.json, "
+                             "and every report's page from its report.md.",
              "cakesim reports").set_defaults(handler=_reports)
 
 
@@ -248,7 +223,7 @@ def _add_sprt(commands, name: str) -> None:
 
 
 def _add_baseline_or_regress(commands, name: str) -> None:
-    text = _commands()[name][0]
+    text = COMMANDS[name][0]
     command = _command(commands, name, text[0].upper() + text[1:] + ".",
                        f"cakesim {name} first_player_bias" if name == "baseline"
                        else f"cakesim {name}")
@@ -591,3 +566,29 @@ def _score(args) -> int:
     # People number seats from 1, as replays and reports do.
     print(json.dumps(scored | {"winners": [seat + 1 for seat in scored["winners"]]}))
     return 0
+
+
+# Defined last: it names the functions above that add each command's parser.
+COMMANDS = {
+    "run": ("run an experiment and write its report", _add_run),
+    "compare": ("what a rule change does to every headline number, paired by deal",
+                _add_compare),
+    "new": ("write a commented minimal experiment file to start from", _add_new),
+    "plan": ("games needed for a precision or a power, from a pilot run", _add_plan),
+    "sprt": ("sequential test of a claim on a seat's win share, e.g. at least 5 pp less "
+             "than fair", _add_sprt),
+    "baseline": ("write reports/baselines/EXP.json from a CI-sized run",
+                 _add_baseline_or_regress),
+    "regress": ("re-run CI sizes and compare with the committed baselines",
+                _add_baseline_or_regress),
+    "tune": ("tune a strategy's weights by self-play and write it as the game's tuned "
+             "strategy", _add_tune_or_exploit),
+    "exploit": ("how much a best response wins against a strategy at every other seat",
+                _add_tune_or_exploit),
+    **{name: (text, None) for name, (_, text) in GAME_COMMANDS.items()},
+    "reports": ("regenerate reports/index.md and every report's page", _add_reports),
+    "replay": ("print the move log of one game", _add_replay),
+    "score": ("score an end position from a JSON file", _add_score),
+}
+"""Every command in the order ``cakesim --help`` lists them: its line of help and the
+function that adds its full parser (``None``: a game's own command)."""
