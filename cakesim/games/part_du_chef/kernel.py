@@ -26,7 +26,7 @@ import numpy as np
 
 from cakesim.engine.jit import jit, jit_borrowing, jit_inline
 from cakesim.engine.seeding import DEAL_STREAM, DECISION_STREAM, below, game_key, shuffle_in_place
-from cakesim.games.part_du_chef.search import SearchSpace, decide
+from cakesim.games.part_du_chef.search import SearchSpace
 from cakesim.games.part_du_chef.steps import (
     EMPTY_STEALS,
     FINISHERS_EATEN,
@@ -37,10 +37,11 @@ from cakesim.games.part_du_chef.steps import (
     score_game,
     start_game,
 )
-from cakesim.games.slicing.bandit import new_bandit
 from cakesim.games.slicing.circle import cut_table
 from cakesim.games.slicing.cutting import arc_table
 from cakesim.games.slicing.tabletop import WIN_UNITS
+from cakesim.kits.bandit import new_bandit
+from cakesim.kits.search import decide
 from cakesim.kits.seating import reseat, seat_of_deal
 
 __all__ = ["WIN_UNITS", "Results", "Rules", "Scratch", "Sheet", "State", "Strategies", "View",
@@ -275,7 +276,7 @@ def new_search_space(rules, strategies):
     params = np.zeros_like(strategies.seat_params)
     return SearchSpace(
         world=world, rollout=Strategies(codes, params, codes, params),
-        bandit=new_bandit(dealt, moves, cuts),
+        bandit=new_bandit(dealt, moves, rules.cut_masks),
         sheet=new_sheet(players, kinds, world.box_count[kinds]))
 
 

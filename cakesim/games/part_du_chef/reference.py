@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cakesim.engine.jit import plain_python
-from cakesim.games.part_du_chef import kernel, search, strategies
+from cakesim.games.part_du_chef import kernel, strategies
 from cakesim.games.part_du_chef.kernel import (
     State,
     Strategies,
@@ -27,6 +27,7 @@ from cakesim.games.part_du_chef.steps import MARIANNE_HOLDER
 from cakesim.games.part_du_chef.strategies import Strategy, strategy_arrays
 from cakesim.games.slicing.circle import portions_of_cut
 from cakesim.games.slicing.tabletop import WIN_UNITS, majority_sheet
+from cakesim.kits import search as driver
 from cakesim.kits.seating import play_seated, split_win_units
 
 # The reference is the pure-Python engine the kernel is checked and timed against, so it
@@ -40,7 +41,7 @@ choose_marianne = plain_python(strategies.choose_marianne)
 # shows it the same table and carries out its moves with its own rule steps, so parity
 # checks everything around the search (``search.py``): what it is shown, when it is asked,
 # the moves it makes and the draws it takes from the game's stream.
-search_decision = search.search_decision
+search_decision = driver.search_decision
 
 
 @dataclass(frozen=True)

@@ -1,21 +1,23 @@
-"""The search player: information-set Monte-Carlo tree search (ISMCTS) for La Part du Chef.
+"""The search player of La Part du Chef: its part of the search driver (``kits.search``).
 
-A searching seat decides each of its cuts and portion choices by playing the game out
-many times from the table it sees (Cowling, Powley and Whitehouse, "Information Set Monte
-Carlo Tree Search", IEEE TCIAIG 2012):
+The driver runs information-set Monte-Carlo tree search (ISMCTS) for every game; this
+module implements its hooks for La Part du Chef. A searching seat decides each of its
+cuts and portion choices by playing the game out many times from the table it sees
+(Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG
+2012):
 
 1. *Determinize*: the later pizzas are hidden. Which slices they hold is public (the box,
    less every slice laid out so far), and so is how they were dealt: one burnt slice on
    each, at a uniformly random position, the shuffled others around it (RULES.md s2
    "Deal"). Each iteration deals them afresh in that way: the hidden non-burnt slices in
    a random order into every later pizza's places but its first
-   (``slicing.bandit.deal_hidden``), the pizza's burnt slice in its first place, then
+   (``bandit.deal_hidden``), the pizza's burnt slice in its first place, then
    swapped to a uniformly random one. The places dealt into are the same whatever the
    real deal, so a sampled world depends not at all on the real hidden order. Kept piles,
    La Marianne and every seat's eaten olives (seen when their portion was taken) are
    public.
 2. *Select*: the candidate moves are the arms of a bandit, UCB1 with progressive widening
-   for cuts (``slicing.bandit.select``).
+   for cuts (``bandit.select``).
 3. *Play out*: the chosen move is made in the sampled world and every seat, the searcher
    too, plays the rest of the game with the searcher's heuristic policy (greedy chooser,
    balanced cutter, the searcher's thief and Marianne codes and its weights: for the
@@ -41,8 +43,8 @@ search.
 
 Every draw comes from the game's decision stream (the worlds' deals, and a random thief's
 or Marianne's in the rollouts), so a game with search players is a pure function of
-(seed, game) and the reference engine, calling ``search_decision`` at the same points,
-replays it.
+(seed, game) and the reference engine, calling the driver's ``search_decision`` at the
+same points, replays it.
 """
 
 from typing import NamedTuple
@@ -74,31 +76,23 @@ from cakesim.games.part_du_chef.strategies import (
     open_portions,
     plan_portion,
 )
-from cakesim.games.slicing.bandit import (
-    CUT,
-    DETAIL,
-    INDEX,
-    KIND,
-    add,
-    clear,
-    cut_candidates,
-    deal_hidden,
-    most_visited,
-    select,
-    sort_pool,
-)
 from cakesim.games.slicing.tabletop import WIN_UNITS
+from cakesim.kits import search as driver
+from cakesim.kits.bandit import WIDENED, add, clear, deal_hidden, sort_pool, widened_candidates
+from cakesim.kits.search import implements
 
+CUT = WIDENED
 TAKE = 0
-"""A candidate's kind (``SearchSpace.move[c, KIND]``) is taking a portion or a cut
-(``bandit.CUT``)."""
+"""A candidate's kind (``bandit.Bandit.move[c, KIND]``) is taking a portion (TAKE) or a
+cut (CUT: the widened moves)."""
 
 
 class SearchSpace(NamedTuple):
-    """The search's working space, allocated once per batch (``kernel.new_search_space``)."""
+    """The search's working space, allocated once per batch (``kernel.new_search_space``);
+    its type selects this module's hooks in the driver."""
 
     # State: the sampled world each iteration plays out (a copy of the real game). Its
-    # stream is the game's decision stream, lent for the iterations (``search_decision``).
+    # stream is the game's decision stream, lent for the iterations (``open_worlds``).
     world: tuple
     # Strategies: the rollout players, every seat the searcher's heuristic policy (player
     # and seat rows are the same arrays).
@@ -112,47 +106,51 @@ class SearchSpace(NamedTuple):
     sheet: tuple
 
 
-@jit_borrowing
-def decide(rules, seats, state, scratch, space):
-    """Make the decision ``state.clock`` points at by search, in the real game."""
-    kind, index, detail = search_decision(rules, seats, state, scratch, space)
-    make_move(kind, index, detail, rules, seats, state, scratch)
-
-
-@jit_borrowing
-def search_decision(rules, seats, state, scratch, space):
-    """The searching seat's move at ``state.clock``: ``(kind, index, detail)`` as in
-    ``SearchSpace.move``; only the decision stream (``state.stream``) changes."""
+@implements(driver.prepare, SearchSpace)
+def prepare(rules, seats, state, space):
+    """The seat deciding at ``state.clock`` (the chef cuts, the others choose), its search
+    weights, and the rollout seats set to its policy."""
     players = state.seen.kept.shape[0]
-    chef = state.clock[PIZZA] % players
-    turn = state.clock[TURN]
-    seat = (chef + turn) % players
+    seat = (state.clock[PIZZA] + state.clock[TURN]) % players
     params = seats.seat_params[seat]
     _seat_rollout(seats, seat, space.rollout)
-    if turn == 0:
-        count = _cut_candidates(rules, space.rollout, chef, state, scratch, space)
-    else:
-        count = _portion_candidates(rules, space.rollout, seat, state, scratch, space)
-    if count > 1:
-        _hide(rules, state, space)
-        stream = space.world.stream
-        # The worlds draw from the game's decision stream: lent to them, then given back.
-        for i in range(stream.shape[0]):
-            stream[i] = state.stream[i]
-        for t in range(int(params[ITERATIONS])):
-            # The rollouts never run the enumerating cutter: ``cut_outcome`` stays the cut
-            # ranking through them.
-            c = select(t, count, turn == 0, params[EXPLORATION], params[WIDENING],
-                       rules.cut_masks, scratch.cut_outcome, space.bandit)
-            space.bandit.visits[c] += 1
-            space.bandit.reward[c] += _play_out(c, seat, rules, state, scratch, space)
-        for i in range(stream.shape[0]):
-            state.stream[i] = stream[i]
-    return most_visited(space.bandit)
+    return seat, int(params[ITERATIONS]), params[EXPLORATION], params[WIDENING]
 
 
-@jit_borrowing
-def make_move(kind, index, detail, rules, seats, state, scratch):
+@implements(driver.candidates, SearchSpace)
+def candidates(rules, seat, state, scratch, space):
+    """The decision's candidates: a cut's (widened) or a portion choice's."""
+    if state.clock[TURN] == 0:
+        return _cut_candidates(rules, space.rollout, seat, state, scratch, space), True
+    return _portion_candidates(rules, space.rollout, seat, state, scratch, space), False
+
+
+@implements(driver.open_worlds, SearchSpace)
+def open_worlds(rules, state, space):
+    """The places the worlds deal afresh and the slices in them, and the game's decision
+    stream lent to the worlds: their deals and their rollouts (a random thief's or
+    Marianne's) draw from it."""
+    _hide(rules, state, space)
+    for i in range(state.stream.shape[0]):
+        space.world.stream[i] = state.stream[i]
+
+
+@implements(driver.close_worlds, SearchSpace)
+def close_worlds(rules, state, space):
+    """The decision stream given back, where the worlds left it."""
+    for i in range(state.stream.shape[0]):
+        state.stream[i] = space.world.stream[i]
+
+
+@implements(driver.sample_world, SearchSpace)
+def sample_world(rules, state, space):
+    """``space.world``: a copy of the game, its later pizzas dealt afresh."""
+    _copy_game(state, space.world)
+    determinize(rules, space.world, space.bandit.hidden, space.bandit.pool)
+
+
+@implements(driver.make_move, SearchSpace)
+def make_move(kind, index, detail, rules, seats, state, scratch, space):
     """Carry out a candidate move in the game ``state`` at its ``clock``; the seat's steals
     and La Marianne go by its codes in ``seats``."""
     players = state.seen.kept.shape[0]
@@ -161,6 +159,14 @@ def make_move(kind, index, detail, rules, seats, state, scratch):
     else:
         seat = (state.clock[PIZZA] + state.clock[TURN]) % players
         play_turn(seat, index, detail, rules, seats, state, scratch)
+
+
+@implements(driver.finish, SearchSpace)
+def finish(rules, seat, world, scratch, space):
+    """The world played out by the rollout seats (``steps.advance``), then scored."""
+    advance(rules, space.rollout, world, scratch)
+    score_game(rules, world, space.sheet)
+    return space.sheet.wins[seat] / WIN_UNITS
 
 
 @jit_borrowing
@@ -183,7 +189,7 @@ def _cut_candidates(rules, rollout, chef, state, scratch, space):
     params = rollout.seat_params[chef]
     policy = balanced_cut(params, chef, view, rules, scratch)
     cut_outcomes(params, chef, view, rules, scratch)
-    return cut_candidates(policy, rules.cut_masks, space.bandit)
+    return widened_candidates(policy, scratch.cut_outcome, space.bandit)
 
 
 @jit_borrowing
@@ -227,21 +233,6 @@ def _hide(rules, state, space):
         for position in range(1, n):
             hidden[m] = pizza * n + position
             m += 1
-
-
-@jit_borrowing
-def _play_out(c, seat, rules, state, scratch, space):
-    """One iteration: a fresh world, candidate ``c`` in it, the game played out; the
-    searcher's win share."""
-    world = space.world
-    _copy_game(state, world)
-    determinize(rules, world, space.bandit.hidden, space.bandit.pool)
-    move = space.bandit.move
-    make_move(move[c, KIND], move[c, INDEX], move[c, DETAIL], rules,
-              space.rollout, world, scratch)
-    advance(rules, space.rollout, world, scratch)
-    score_game(rules, world, space.sheet)
-    return space.sheet.wins[seat] / WIN_UNITS
 
 
 @jit_borrowing

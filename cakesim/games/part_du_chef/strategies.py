@@ -21,9 +21,9 @@ from cakesim.engine.contract import SIGNED_WEIGHT, WEIGHT
 from cakesim.engine.jit import jit_borrowing, jit_inline
 from cakesim.engine.seeding import below
 from cakesim.engine.tables import Table
-from cakesim.games.slicing.bandit import SEARCH_WEIGHTS
 from cakesim.games.slicing.cutting import last_portion_outcomes, rotated_even_cut
 from cakesim.games.slicing.tabletop import lead_chance
+from cakesim.kits.bandit import SEARCH_WEIGHTS
 from cakesim.kits.strategies import weight_index
 
 # Positions in a strategy's code vector, and the codes.

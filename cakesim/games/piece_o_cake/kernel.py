@@ -28,7 +28,7 @@ import numpy as np
 
 from cakesim.engine.jit import jit, jit_borrowing, jit_inline
 from cakesim.engine.seeding import DEAL_STREAM, DECISION_STREAM, reset_stream
-from cakesim.games.piece_o_cake.search import SearchSpace, decide
+from cakesim.games.piece_o_cake.search import SearchSpace
 from cakesim.games.piece_o_cake.steps import (
     COLLECTED,
     DECLINES,
@@ -44,7 +44,8 @@ from cakesim.games.piece_o_cake.steps import (
     start_game,
 )
 from cakesim.games.piece_o_cake.strategies import chance_table_shape, fill_chances, most_in_pile
-from cakesim.games.slicing.bandit import new_bandit
+from cakesim.kits.bandit import new_bandit
+from cakesim.kits.search import decide
 from cakesim.kits.seating import reseat, seat_of_deal
 
 
@@ -331,7 +332,7 @@ def new_search_space(rules, params, chances):
                          np.zeros_like(chances))
     return SearchSpace(
         world=new_state(rules, players), rollout=rollout,
-        bandit=new_bandit(box, moves, cuts), majority=np.zeros(players, dtype=np.int16),
+        bandit=new_bandit(box, moves, rules.cut_masks), majority=np.zeros(players, dtype=np.int16),
         total=np.zeros(players, dtype=np.int16), win_units=np.zeros(players, dtype=np.int16))
 
 

@@ -15,7 +15,7 @@ from functools import cache
 import numpy as np
 
 from cakesim.engine.jit import plain_python
-from cakesim.games.piece_o_cake import kernel, search, strategies
+from cakesim.games.piece_o_cake import kernel, strategies
 from cakesim.games.piece_o_cake.kernel import (
     GameState,
     Scratch,
@@ -41,6 +41,7 @@ from cakesim.games.piece_o_cake.strategies import (
 )
 from cakesim.games.slicing.circle import cut_table, portions_of_cut
 from cakesim.games.slicing.tabletop import WIN_UNITS, majority_sheet
+from cakesim.kits import search as driver
 from cakesim.kits.seating import play_seated, split_win_units
 
 # The reference is the pure-Python engine the kernel is checked and timed against, so it
@@ -58,7 +59,7 @@ new_scratch = plain_python(kernel.new_scratch)
 # shows it the same table and carries out its moves with its own rule steps, so parity
 # checks everything around the search (``search.py``): what it is shown, when it is asked,
 # the moves it makes and the draws it takes from the game's stream.
-search_decision = search.search_decision
+search_decision = driver.search_decision
 
 
 @cache

@@ -1,19 +1,20 @@
-"""The search player: information-set Monte-Carlo tree search (ISMCTS) for Piece o' Cake.
+"""The search player of Piece o' Cake: its part of the search driver (``kits.search``).
 
-A searching seat decides each of its moves (a cut, a choice, a set-aside slice, and the
-joker's decisions: claiming a swap, eating or placing it) by
-playing the game out many times from the table it sees (Cowling, Powley and Whitehouse,
-"Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012):
+The driver runs information-set Monte-Carlo tree search (ISMCTS) for every game; this
+module implements its hooks for Piece o' Cake. A searching seat decides each of its
+moves (a cut, a choice, a set-aside slice, and the joker's decisions: claiming a swap,
+eating or placing it) by playing the game out many times from the table it sees (Cowling,
+Powley and Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012):
 
 1. *Determinize*: the order of the slices nobody has seen (the later cakes and the
    set-aside slices still there) is hidden, and every order is equally likely; each
-   iteration deals them afresh in a random order (``slicing.bandit.deal_hidden``). Which
+   iteration deals them afresh in a random order (``bandit.deal_hidden``). Which
    slices they are is public: the box, less every slice laid out so far. Eaten slices
    were seen when their portion was taken, so a player who remembers knows every seat's
    cream. (A waiter who has looked at the set-aside slices still treats them as unseen.)
    In a game of several rounds, the later rounds' deals are drawn afresh as well.
 2. *Select*: the candidate moves are the arms of a bandit, UCB1 with progressive widening
-   for cuts (``slicing.bandit.select``).
+   for cuts (``bandit.select``).
 3. *Play out*: the chosen move is made in the sampled world and every seat, the searcher
    too, plays the rest of the game with the searcher's heuristic policy (greedy chooser,
    balanced cutter, the strategy's own weights: for the shipped ``search`` strategies the
@@ -34,8 +35,8 @@ each portion with the policy's slice-by-slice eat/collect plan. Keeping a set-as
 not; the joker in hand, eating it or putting it on each collected kind.
 
 Every draw comes from the game's decision stream, so a game with search players is a pure
-function of (seed, game) and the reference engine, calling ``search_decision`` at the
-same points, replays it.
+function of (seed, game) and the reference engine, calling the driver's
+``search_decision`` at the same points, replays it.
 """
 
 from typing import NamedTuple
@@ -81,31 +82,23 @@ from cakesim.games.piece_o_cake.strategies import (
     fill_rivals,
     plan_portion,
 )
-from cakesim.games.slicing.bandit import (
-    CUT,
-    DETAIL,
-    INDEX,
-    KIND,
-    add,
-    clear,
-    cut_candidates,
-    deal_hidden,
-    most_visited,
-    select,
-    sort_pool,
-)
 from cakesim.games.slicing.tabletop import WIN_UNITS
+from cakesim.kits import search as driver
+from cakesim.kits.bandit import WIDENED, add, clear, deal_hidden, sort_pool, widened_candidates
+from cakesim.kits.search import implements
 
+CUT = WIDENED
 KEEP = 4
 CLAIM = 5
 JOKER = 6
-"""A candidate's kind (``SearchSpace.move[c, KIND]``) is a chooser's action (TAKE,
-DECLINE_EAT, PASS, from ``strategies``), a cut (``bandit.CUT``), keeping a set-aside
-slice (KEEP), a swap decision (CLAIM) or the joker's place (JOKER)."""
+"""A candidate's kind (``bandit.Bandit.move[c, KIND]``) is a chooser's action (TAKE,
+DECLINE_EAT, PASS, from ``strategies``), a cut (CUT: the widened moves), keeping a
+set-aside slice (KEEP), a swap decision (CLAIM) or the joker's place (JOKER)."""
 
 
 class SearchSpace(NamedTuple):
-    """The search's working space, allocated once per batch (``kernel.new_search_space``)."""
+    """The search's working space, allocated once per batch (``kernel.new_search_space``);
+    its type selects this module's hooks in the driver."""
 
     # GameState: the sampled world each iteration plays out (a copy of the real game).
     world: tuple
@@ -123,48 +116,60 @@ class SearchSpace(NamedTuple):
     win_units: np.ndarray
 
 
-@jit_borrowing
-def decide(rules, seats, state, scratch, space):
-    """Make the decision ``state.clock`` points at by search, in the real game."""
-    kind, index, detail = search_decision(rules, seats, state, scratch, space)
-    make_move(kind, index, detail, rules, state)
-
-
-@jit_borrowing
-def search_decision(rules, seats, state, scratch, space):
-    """The searching seat's move at ``state.clock``: ``(kind, index, detail)`` as in
-    ``SearchSpace.move``; only the decision stream (``state.seen.stream``) changes."""
+@implements(driver.prepare, SearchSpace)
+def prepare(rules, seats, state, space):
+    """The seat deciding at ``state.clock`` (the waiter, a chooser, or the seat a pending
+    joker decision waits on), its search weights, and the rollout seats set to its policy."""
     players = state.eaten_count.shape[0]
     waiter = waiter_of(state.clock, players)
     turn = state.clock[TURN]
-    pending = state.pending[PENDING]
     seat = (waiter + turn) % players if 0 < turn <= players else waiter
-    seat = state.pending[PENDING_SEAT] if pending != NOTHING else seat
+    seat = state.pending[PENDING_SEAT] if state.pending[PENDING] != NOTHING else seat
     params = seats.params[seat]
     _seat_rollout(seats, seat, space.rollout)
-    if pending != NOTHING:
-        count = _joker_candidates(rules, space.rollout, seat, state, space)
-    elif turn == 0:
-        count = _cut_candidates(rules, space.rollout, waiter, state, scratch, space)
-    elif turn <= players:
-        count = _choice_candidates(rules, space.rollout, seat, state, scratch, space)
-    else:
-        count = _keep_candidates(rules, space.rollout, waiter, state, space)
-    if count > 1:
-        _hidden_places(rules, state, space.bandit.hidden)
-        sort_pool(state.order, space.bandit.hidden, space.bandit.pool)
-        for t in range(int(params[ITERATIONS])):
-            c = select(t, count, turn == 0 and pending == NOTHING, params[EXPLORATION],
-                       params[WIDENING],
-                       rules.cut_masks, scratch.cut_outcome, space.bandit)
-            space.bandit.visits[c] += 1
-            space.bandit.reward[c] += _play_out(c, seat, rules, state, scratch, space)
-    return most_visited(space.bandit)
+    return seat, int(params[ITERATIONS]), params[EXPLORATION], params[WIDENING]
 
 
-@jit_borrowing
-def make_move(kind, index, detail, rules, state):
-    """Carry out a candidate move in the game ``state`` at its ``clock``."""
+@implements(driver.candidates, SearchSpace)
+def candidates(rules, seat, state, scratch, space):
+    """The decision's candidates: a joker decision's, a cut's (widened), a choice's or a
+    set-aside slice's."""
+    players = state.eaten_count.shape[0]
+    turn = state.clock[TURN]
+    if state.pending[PENDING] != NOTHING:
+        return _joker_candidates(rules, space.rollout, seat, state, space), False
+    if turn == 0:
+        return _cut_candidates(rules, space.rollout, seat, state, scratch, space), True
+    if turn <= players:
+        return _choice_candidates(rules, space.rollout, seat, state, scratch, space), False
+    return _keep_candidates(rules, space.rollout, seat, state, space), False
+
+
+@implements(driver.open_worlds, SearchSpace)
+def open_worlds(rules, state, space):
+    """The places the worlds deal afresh and the slices in them; the worlds draw from the
+    game's decision stream itself, so nothing is lent."""
+    _hidden_places(rules, state, space.bandit.hidden)
+    sort_pool(state.order, space.bandit.hidden, space.bandit.pool)
+
+
+@implements(driver.close_worlds, SearchSpace)
+def close_worlds(rules, state, space):
+    """Nothing was lent (``open_worlds``)."""
+
+
+@implements(driver.sample_world, SearchSpace)
+def sample_world(rules, state, space):
+    """``space.world``: a copy of the game, its hidden slices dealt afresh."""
+    _copy_game(state, space.world)
+    determinize(rules, state.seen.stream, space.world, space.bandit.hidden,
+                space.bandit.pool)
+
+
+@implements(driver.make_move, SearchSpace)
+def make_move(kind, index, detail, rules, seats, state, scratch, space):
+    """Carry out a candidate move in the game ``state`` at its ``clock`` (every part of a
+    Piece o' Cake move is in the candidate: ``seats`` is not read)."""
     players = state.eaten_count.shape[0]
     waiter = waiter_of(state.clock, players)
     if kind == CUT:
@@ -177,6 +182,14 @@ def make_move(kind, index, detail, rules, state):
         place_joker(state.pending[PENDING_SEAT], index, rules, state)
     else:
         choose((waiter + state.clock[TURN]) % players, kind, index, detail, rules, state)
+
+
+@implements(driver.finish, SearchSpace)
+def finish(rules, seat, world, scratch, space):
+    """The world played out by the rollout seats (``steps.advance``), then scored."""
+    advance(rules, space.rollout, world, scratch)
+    score_game(rules, world, space.majority, space.total, space.win_units)
+    return space.win_units[seat] / WIN_UNITS
 
 
 @jit_borrowing
@@ -200,7 +213,7 @@ def _cut_candidates(rules, rollout, waiter, state, scratch, space):
     params, chances = rollout.params[waiter], rollout.chances[waiter]
     policy = balanced_cut(params, chances, waiter, view, rules, scratch)
     cut_outcomes(params, chances, waiter, view, rules, scratch)
-    return cut_candidates(policy, rules.cut_masks, space.bandit)
+    return widened_candidates(policy, scratch.cut_outcome, space.bandit)
 
 
 @jit_borrowing
@@ -276,20 +289,6 @@ def _hidden_places(rules, state, hidden):
             m += 1
     for i in range(m, hidden.shape[0]):
         hidden[i] = -1
-
-
-@jit_borrowing
-def _play_out(c, seat, rules, state, scratch, space):
-    """One iteration: a fresh world, candidate ``c`` in it, the game played out; the
-    searcher's win share."""
-    world = space.world
-    _copy_game(state, world)
-    determinize(rules, state.seen.stream, world, space.bandit.hidden, space.bandit.pool)
-    move = space.bandit.move
-    make_move(move[c, KIND], move[c, INDEX], move[c, DETAIL], rules, world)
-    advance(rules, space.rollout, world, scratch)
-    score_game(rules, world, space.majority, space.total, space.win_units)
-    return space.win_units[seat] / WIN_UNITS
 
 
 @jit_borrowing

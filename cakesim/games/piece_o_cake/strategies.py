@@ -32,10 +32,10 @@ from cakesim.engine.contract import SIGNED_WEIGHT, WEIGHT
 from cakesim.engine.jit import as_index, jit_borrowing, jit_inline
 from cakesim.engine.seeding import below
 from cakesim.engine.tables import Table
-from cakesim.games.slicing.bandit import SEARCH_WEIGHTS
 from cakesim.games.slicing.circle import along, arcs_of_cut
 from cakesim.games.slicing.cutting import rotated_even_cut
 from cakesim.games.slicing.tabletop import lead_chance
+from cakesim.kits.bandit import SEARCH_WEIGHTS
 from cakesim.kits.strategies import weight_index
 
 # Chooser codes: how a player picks among portions, declines and passes.

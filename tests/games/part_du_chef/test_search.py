@@ -12,6 +12,7 @@ from cakesim.engine.seeding import DECISION_STREAM
 from cakesim.games.part_du_chef import kernel, search, steps
 from cakesim.games.part_du_chef.reference import play_game
 from cakesim.games.part_du_chef.strategies import CHOOSER, GREEDY, strategy_arrays
+from cakesim.kits.search import decide, search_decision
 from tests.conformance.conftest import assert_parity
 from tests.games.part_du_chef.conftest import GAME, RULES
 
@@ -104,7 +105,7 @@ def paused_games(players, variant, strategies, seed, game):
     steps.start_game(rules, state)
     while not steps.advance(rules, seats, state, scratch):
         yield Paused(rules, seats, state, scratch, space)
-        search.decide(rules, seats, state, scratch, space)
+        decide(rules, seats, state, scratch, space)
 
 
 def copy_of(state):
@@ -140,7 +141,7 @@ def test_no_decision_depends_on_the_hidden_order(players, variant, seed):
         rules, seats, state, scratch, space = paused
         seen = []
         for world in (copy_of(state), reshuffled(state, rng), reshuffled(state, rng)):
-            move = search.search_decision(rules, seats, world, scratch, space)
+            move = search_decision(rules, seats, world, scratch, space)
             bandit = space.bandit
             seen.append((move, bandit.visits.copy(), bandit.reward.copy(), world.stream.copy()))
         if state.clock[steps.PIZZA] < rules.pizzas - 1:
@@ -224,11 +225,11 @@ def test_the_search_finds_the_portion_that_wins_where_the_policy_loses():
     wins = []
     for move in candidates:
         world = copy_of(state)
-        search.make_move(*move, rules, heuristic, world, scratch)
+        search.make_move(*move, rules, heuristic, world, scratch, space)
         assert steps.advance(rules, heuristic, world, scratch)
         steps.score_game(rules, world, space.sheet)
         wins.append(int(space.sheet.wins[1]))
     assert wins == [0, kernel.WIN_UNITS]
     deciding = seats._replace(seat_params=seats.params.copy())
     deciding.seat_params[1] = searching(2, iterations=12).params
-    assert search.search_decision(rules, deciding, state, scratch, space) == candidates[1]
+    assert search_decision(rules, deciding, state, scratch, space) == candidates[1]

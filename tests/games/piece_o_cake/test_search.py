@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from cakesim.engine.seeding import DECISION_STREAM, reset_stream
 from cakesim.games.piece_o_cake import kernel, search, steps, strategies
 from cakesim.games.piece_o_cake.game import _cut_masks
+from cakesim.kits.search import search_decision
 from tests.conformance.conftest import assert_parity
 from tests.games.piece_o_cake.conftest import GAME, RULES, reference_result
 
@@ -72,7 +73,7 @@ def _table_arrays(players, player):
 def _decision(rules, seats, state, scratch, space, stream):
     """The search's move at ``state`` drawing from a copy of ``stream``."""
     state.seen.stream[:] = stream
-    return search.search_decision(rules, seats, state, scratch, space)
+    return search_decision(rules, seats, state, scratch, space)
 
 
 def test_the_search_cannot_see_the_hidden_order():

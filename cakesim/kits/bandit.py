@@ -1,14 +1,17 @@
-"""The search players' bandit over candidate moves, shared by the two slicing games.
+"""The search driver's bandit over one decision's candidate moves.
 
-Each slicing game's ``search.py`` lists a decision's candidate moves in a ``Bandit`` and
-plays them out in sampled worlds; choosing which candidate the next iteration plays, and
-which one wins, is the same for both.
+A game lists a decision's candidate moves in a ``Bandit``; the search driver
+(``kits.search``) chooses which candidate the next iteration plays, and which one wins.
 
 Selection is UCB1 (Auer, Cesa-Bianchi and Fischer 2002) on win shares in 0..1: unvisited
-candidates first, then ``mean + exploration * sqrt(ln t / visits)``. A cut has hundreds of
-candidates, so cuts are admitted by progressive widening (Coulom 2007; Chaslot et al.
-2008): after ``t`` iterations the first ``ceil(widening * sqrt(t))`` compete, each new one
-the best-ranked cut by the game's heuristic (``cut_outcome``) not yet admitted.
+candidates first, then ``mean + exploration * sqrt(ln t / visits)``. A decision with
+hundreds of moves (a slicing game's cut) is searched by progressive widening (Coulom 2007;
+Chaslot et al. 2008): after ``t`` iterations the first ``ceil(widening * sqrt(t))``
+candidates compete, each new one the best-ranked widened move (``Bandit.wide_rank``, the
+game's heuristic) not yet admitted.
+
+The hidden part of a deal is sampled here too (``sort_pool``, ``deal_hidden``): which
+items are hidden is public, where they lie is dealt afresh in every sampled world.
 """
 
 from typing import NamedTuple
@@ -27,12 +30,13 @@ SEARCH_WEIGHTS = {
                                       "ceil(widening * sqrt(t)) candidates after t "
                                       "iterations (progressive widening)"),
 }
-"""A search player's weights (default, range, meaning), the last of both games' weight
-vectors: read only by a ``search`` chooser or cutter, whose other weights are then its
-rollout policy's."""
+"""A search player's weights (default, range, meaning), the last of a searching game's
+weight vector: read only by a ``search`` chooser or cutter, whose other weights are then
+its rollout policy's."""
 
-CUT = 3
-"""The candidate kind of a cut (the games number their other kinds around it)."""
+WIDENED = 3
+"""The candidate kind of a widened move (a slicing game's cut; the games number their
+other kinds around it)."""
 
 # Columns of ``Bandit.move``.
 KIND = 0
@@ -45,30 +49,38 @@ class Bandit(NamedTuple):
 
     # (places,) int64: [i] the places of the deal a sampled world deals afresh, then -1s.
     hidden: np.ndarray
-    # (places,) int16: [i] the slices in those places, sorted: what is hidden, not where.
+    # (places,) int16: [i] the items in those places, sorted: what is hidden, not where.
     pool: np.ndarray
     # (moves, 3) int64: [candidate, KIND/INDEX/DETAIL] the candidate moves, in the game's
-    # encoding (``CUT``, DETAIL the gap mask, is shared: cuts are widened).
+    # encoding (``WIDENED``, INDEX the widened move, DETAIL its ``wide_detail``, is shared).
     move: np.ndarray
     # (moves,) int64: [candidate] iterations that played it.
     visits: np.ndarray
     # (moves,) float64: [candidate] the searcher's win shares summed over those iterations.
     reward: np.ndarray
-    # (cuts,) bool: [cut] already a candidate (the widening admits each cut once).
+    # (wide,) int64: [w] the DETAIL of widened move w (a slicing game's cut: its gap mask).
+    wide_detail: np.ndarray
+    # (wide,) float64: [w] the game's heuristic ranking of widened move w, higher first;
+    # copied per decision, so that nothing a play-out does can change it.
+    wide_rank: np.ndarray
+    # (wide,) bool: [w] already a candidate (the widening admits each move once).
     admitted: np.ndarray
 
 
 @jit
-def new_bandit(places, moves, cuts):
-    """A ``Bandit`` for a deal of ``places``, ``moves`` candidates and ``cuts`` legal cuts."""
+def new_bandit(places, moves, wide_detail):
+    """A ``Bandit`` for a deal of ``places``, ``moves`` candidates and the widened moves'
+    details ``wide_detail``."""
+    wide = wide_detail.shape[0]
     return Bandit(np.zeros(places, dtype=np.int64), np.zeros(places, dtype=np.int16),
                   np.zeros((moves, 3), dtype=np.int64), np.zeros(moves, dtype=np.int64),
-                  np.zeros(moves), np.zeros(cuts, dtype=np.bool_))
+                  np.zeros(moves), wide_detail.astype(np.int64), np.zeros(wide),
+                  np.zeros(wide, dtype=np.bool_))
 
 
 @jit_borrowing
 def clear(bandit):
-    """No candidates yet: visits, rewards and the admitted cuts at zero; returns 0."""
+    """No candidates yet: visits, rewards and the admitted moves at zero; returns 0."""
     for c in range(bandit.visits.shape[0]):
         bandit.visits[c] = 0
         bandit.reward[c] = 0.0
@@ -87,34 +99,37 @@ def add(count, kind, index, detail, bandit):
 
 
 @jit_borrowing
-def cut_candidates(policy, cut_masks, bandit):
-    """The policy's cut first; every other legal cut waits for the widening (``select``).
+def widened_candidates(policy, rank, bandit):
+    """The policy's widened move (its DETAIL ``policy``) first; every other waits for the
+    widening (``select``), best ``rank`` first.
 
-    Returns the candidate count (every legal cut).
+    Returns the candidate count (every widened move).
     """
     count = clear(bandit)
-    for c in range(cut_masks.shape[0]):
-        if cut_masks[c] == policy:
-            bandit.admitted[c] = True
-        # Not yet a cut: filled when the widening lets it compete.
-        bandit.move[c, KIND] = -1
-    return add(count, CUT, -1, policy, bandit) + cut_masks.shape[0] - 1
+    wide = bandit.wide_detail.shape[0]
+    for w in range(wide):
+        bandit.wide_rank[w] = rank[w]
+        if bandit.wide_detail[w] == policy:
+            bandit.admitted[w] = True
+        # Not yet a move: filled when the widening lets it compete.
+        bandit.move[w, KIND] = -1
+    return add(count, WIDENED, -1, policy, bandit) + wide - 1
 
 
 @jit_borrowing
-def select(t, count, widen, exploration, widening, cut_masks, cut_outcome, bandit):
+def select(t, count, widen, exploration, widening, bandit):
     """The candidate iteration ``t`` (0-based) plays: UCB1, unvisited first.
 
-    With ``widen`` (a cut) only the first ``ceil(widening * sqrt(t + 1))`` compete; a slot
-    entering play is filled with the best-ranked cut (``cut_outcome``) not yet admitted.
+    With ``widen`` only the first ``ceil(widening * sqrt(t + 1))`` compete; a slot
+    entering play is filled with the best-ranked widened move not yet admitted.
     """
     width = count
     if widen:
         width = min(max(int(np.ceil(widening * np.sqrt(t + 1.0))), 1), count)
     for slot in range(width):
         if bandit.visits[slot] == 0:
-            if widen and bandit.move[slot, KIND] != CUT:
-                _admit_cut(slot, cut_masks, cut_outcome, bandit)
+            if widen and bandit.move[slot, KIND] != WIDENED:
+                _admit(slot, bandit)
             return slot
     log_t = np.log(float(t))
     best = 0
@@ -128,14 +143,14 @@ def select(t, count, widen, exploration, widening, cut_masks, cut_outcome, bandi
 
 
 @jit_borrowing
-def _admit_cut(slot, cut_masks, cut_outcome, bandit):
-    """Candidate ``slot`` becomes the best-ranked cut not yet admitted."""
+def _admit(slot, bandit):
+    """Candidate ``slot`` becomes the best-ranked widened move not yet admitted."""
     best = -1
-    for c in range(cut_masks.shape[0]):
-        if not bandit.admitted[c] and (best < 0 or cut_outcome[c] > cut_outcome[best]):
-            best = c
+    for w in range(bandit.wide_detail.shape[0]):
+        if not bandit.admitted[w] and (best < 0 or bandit.wide_rank[w] > bandit.wide_rank[best]):
+            best = w
     bandit.admitted[best] = True
-    add(slot, CUT, best, cut_masks[best], bandit)
+    add(slot, WIDENED, best, bandit.wide_detail[best], bandit)
 
 
 @jit_borrowing
@@ -149,14 +164,14 @@ def most_visited(bandit):
 
 @jit_borrowing
 def sort_pool(order, hidden, pool):
-    """``pool``: the slices at the ``hidden`` places of ``order``, sorted.
+    """``pool``: the items at the ``hidden`` places of ``order``, sorted.
 
     Sorted, they say which slices are hidden and nothing of where they lie, so a sampled
     world depends not at all on the real hidden order.
     """
     m = 0
     while m < hidden.shape[0] and hidden[m] >= 0:
-        # Insertion sort: a few dozen slices, once per decision.
+        # Insertion sort: a few dozen items, once per decision.
         s = order[hidden[m]]
         j = m
         while j > 0 and pool[j - 1] > s:
