@@ -1,11 +1,14 @@
 """Experiment files: what the loader refuses before any game is played (exit 2)."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cakesim.app.cli import main
-from cakesim.app.experiment import RuleChanges, load_experiment
+from cakesim.app.experiment import RuleChanges, SampleSize, load_experiment
 from cakesim.engine.arguments import setting
 from cakesim.engine.errors import InputError
+from cakesim.engine.tables import Table
 
 TEAM = """
 [experiment]
@@ -332,3 +335,22 @@ def test_the_command_line_changes_the_rules_of_one_experiment(tmp_path, tiny_exp
     assert changed.config["changed_rules"]["set"] == ["kinds.chocolate.majority_value=20",
                                                       "tie_rule=none"]
     assert "changed_rules" not in plain.config
+
+
+def test_the_sample_size_decides_every_count_in_one_order():
+    entry, bare = Table({"games": 300}, "x.toml", "tables[0]"), Table({}, "x.toml", "tables[1]")
+    assert SampleSize(1000).of_entry(entry) == 300
+    assert SampleSize(1000).of_entry(bare) == 1000
+    assert SampleSize(1000, 50).of_entry(entry) == 50
+    assert (SampleSize(1000).run, SampleSize(1000, 50).run) == (1000, 50)
+
+
+@given(file=st.integers(1, 10**6), override=st.integers(1, 10**6),
+       pilot=st.integers(10, 10**6))
+def test_a_pilot_shrinks_with_the_run_and_never_outgrows_it(file, override, pilot):
+    assert SampleSize(file).pilot(pilot) == pilot
+    shrunk = SampleSize(file, override).pilot(pilot)
+    assert 1 <= shrunk <= min(override, pilot)
+    if override >= file:
+        # A larger run keeps the file's pilot (within the run).
+        assert shrunk == min(override, pilot)

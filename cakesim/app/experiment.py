@@ -92,6 +92,33 @@ NO_CHANGES = RuleChanges()
 """The experiment's rule set as its file says."""
 
 
+@dataclass(frozen=True)
+class SampleSize:
+    """How many games a run plays per table, decided in one place: ``--games`` (or the
+    ``[ci]`` size) beats a ``[[tables]]`` entry's own ``games``, which beats the file's."""
+
+    file: int
+    """The experiment file's ``games`` (the override, when the file gives none)."""
+    override: int | None = None
+    """``--games`` or the ``[ci]`` games, if given."""
+
+    @property
+    def run(self) -> int:
+        """Games per table unless an entry says otherwise; no section plays more."""
+        return self.override or self.file
+
+    def of_entry(self, spec: Table) -> int:
+        """The games of each table a ``[[tables]]`` entry expands into."""
+        return self.override or spec.int_in("games", 1, 10**10, self.file)
+
+    def pilot(self, games: int) -> int:
+        """A ``[plan]`` pilot of ``games``: shrunk in proportion by an override below the
+        file's size, and never more games per table than the run."""
+        if self.override is None:
+            return games
+        return min(self.override, -(-games * min(self.override, self.file) // self.file))
+
+
 @dataclass
 class Experiment:
     """A validated experiment, ready to run."""
@@ -105,12 +132,13 @@ class Experiment:
     ``ladder``, ``budgets``, ...) or a game's own (``cards``); see ``answer_kinds``."""
     game: Game
     seed: int
-    games: int
+    sample: SampleSize
     chunk_size: int
     keep_rows: int
     rules_source: str
     tables: list[TableSpec]
     table_games: list[int]
+    """Games per table, in the order of ``tables`` (``sample.of_entry``)."""
     skipped: list[str] = field(default_factory=list)
     config: dict = field(default_factory=dict)
     ci: CiSize | None = None
@@ -221,8 +249,8 @@ def load_experiment(name_or_path: str, games: int | None = None,
         # A copy: the report records the command line's changes beside the file's config.
         config = config | {"changed_rules": _changes_record(changes, changed_files)}
     seed = seed if seed is not None else head.int_in("seed", 0, 2**63 - 1)
-    default_games = games if games is not None else head.int_in("games", 1, 10**10)
-    file_games = head.int_in("games", 1, 10**10, default_games)
+    # The file must give games unless the run does (``...``: no default).
+    sample = SampleSize(head.int_in("games", 1, 10**10, ... if games is None else games), games)
     strategies = _strategies(game, top)
     tables = _Tables()
     entries = top.get("tables", list)
@@ -230,16 +258,16 @@ def load_experiment(name_or_path: str, games: int | None = None,
         raise top.error("tables", "list at least one [[tables]] entry")
     for index, entry in enumerate(entries):
         tables.expand(game, rules, strategies, Table(entry, str(path), f"tables[{index}]"),
-                      default_games, games)
+                      sample)
     if not tables.tables:
         raise top.error("tables", "every table was skipped: "
                                   + "; ".join(dict.fromkeys(tables.skipped)))
     # A section's own runs (e.g. sensitivity) never play more games than a table does.
-    sections = {name: module.parse(top.sub(name)).at_most(default_games)
+    sections = {name: module.parse(top.sub(name)).at_most(sample.run)
                 for name, module in analyses.items() if name in top.data}
     if "skill" in analyses and "skill" not in top.data and game.skill_ladder:
         # On by default: whether the answer holds for weak and strong players alike.
-        sections["skill"] = skill.parse(top.sub("skill", {})).at_most(default_games)
+        sections["skill"] = skill.parse(top.sub("skill", {})).at_most(sample.run)
     if skill_games is not None and "skill" in sections:
         sections["skill"] = sections["skill"].at_most(skill_games)
     keep_rows = head.int_in("keep_rows", 0, 10**9, DEFAULT_KEEP_ROWS)
@@ -255,12 +283,12 @@ def load_experiment(name_or_path: str, games: int | None = None,
         path=path, name=head.get("name", str, path.stem), title=head.get("title", str, ""),
         question=head.get("question", str, ""),
         answer=head.get("answer", str, next(iter(kinds)), kinds), game=game, seed=seed,
-        games=default_games,
+        sample=sample,
         chunk_size=head.int_in("chunk_size", 1, 10**8, DEFAULT_CHUNK), keep_rows=keep_rows,
         rules_source=rules.source, tables=tables.tables, table_games=tables.games,
         skipped=tables.skipped, config=config, ci=ci_size,
         margin=head.number_in("margin", 0.0, 0.5, MARGIN), controls=tuple(tables.controls),
-        plan=_pilot_plan(top, games, file_games) if "plan" in top.data else None,
+        plan=_pilot_plan(top, sample) if "plan" in top.data else None,
         sections=sections, analyses={name: analyses[name] for name in sections},
         section_tables=tuple(t.label for t in added), changed_files=changed_files)
     for index, claim in enumerate(ci_size.sprt if ci_size else ()):
@@ -461,7 +489,7 @@ class _Tables:
     controls: list[str] = field(default_factory=list)
 
     def expand(self, game: Game, rules: RuleSet, strategies: dict, spec: Table,
-               games: int, override: int | None) -> None:
+               sample: SampleSize) -> None:
         """Add every combination of one entry's players, variants and options."""
         spec.only(["label", "players", "variant", "seats", "round_robin", "against_field",
                    "duplicate", "games", "control", *game.table_options])
@@ -495,8 +523,7 @@ class _Tables:
                                       f"{', '.join(strategies)}")
         options, shown = _options(game, rules, spec)
         duplicate = spec.get("duplicate", bool, False)
-        # A --games (or [ci]) override beats an entry's own count, which beats the file's.
-        count_here = override or spec.int_in("games", 1, 10**10, games)
+        games = sample.of_entry(spec)
         for players, variant, *chosen in itertools.product(player_counts, variants,
                                                            *options.values()):
             if not game.has_variant(rules, players, variant):
@@ -510,7 +537,7 @@ class _Tables:
                     [_at(game, strategies[name], players, variant) for name in seating],
                     variant, duplicate, f"{prefix} {suffix}",
                     **dict(zip(options, chosen, strict=True))))
-                self.games.append(count_here)
+                self.games.append(games)
                 if control:
                     self.controls.append(self.tables[-1].label)
 
@@ -574,14 +601,11 @@ def _ci_size(top: Table) -> CiSize:
                   materiality=ci.number_in("materiality", 0.0, 1.0, 0.005), sprt=tuple(claims))
 
 
-def _pilot_plan(top: Table, games: int | None, file_games: int) -> PilotPlan:
-    """The ``[plan]`` pilot; a ``games`` override below the file's ``file_games`` shrinks it
-    in proportion, and it never plays more games per table than the run."""
+def _pilot_plan(top: Table, sample: SampleSize) -> PilotPlan:
+    """The ``[plan]`` pilot, sized by ``sample.pilot``."""
     plan = top.sub("plan")
     plan.only(["pilot_games", "half_width"])
-    pilot = plan.int_in("pilot_games", 10, 10**8, 4000)
-    if games is not None:
-        pilot = min(games, -(-pilot * min(games, file_games) // file_games))
+    pilot = sample.pilot(plan.int_in("pilot_games", 10, 10**8, 4000))
     return PilotPlan(games=pilot, half_width=plan.number_in("half_width", 0.0, 0.5, 0.005))
 
 
