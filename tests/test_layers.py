@@ -1,8 +1,10 @@
 """The package's layers: imports point one way, and shared code knows no game.
 
 Layers, lowest first: ``engine`` (seeding, contract, runner, cache), ``kits`` (what
-every game builds on: strategy files), ``stats``, ``tuning`` (self-play tuning and best
-responses, through the contract), ``reports``, ``games`` (each game in its own folder,
+every game builds on: strategy files, the search driver), ``stats`` (arithmetic on
+results, playing no game), ``tuning`` (self-play tuning and best responses, through the
+contract), ``analyses`` (runs of their own: the sequential test, the planner's pilot),
+``reports``, ``games`` (each game in its own folder,
 the slicing kit beside them), then the application on top (``app``: experiment files,
 the API, the command line, the benchmark, the gate check). A module may import from its
 own layer or a lower one; a game may import no other game.
@@ -18,7 +20,7 @@ import pytest
 from cakesim.games import GAMES, all_games
 
 PACKAGE = Path(__file__).parents[1] / "cakesim"
-LAYERS = ("engine", "kits", "stats", "tuning", "reports", "games", "app")
+LAYERS = ("engine", "kits", "stats", "tuning", "analyses", "reports", "games", "app")
 TOP = len(LAYERS)
 SHARED_KITS = ("slicing",)
 """Folders under ``games/`` that are kits for several games, not games."""
@@ -156,3 +158,10 @@ def test_the_commands_help_loads_no_game():
     assert "cakesim.app.cli" in loaded
     assert not [m for m in loaded if m.startswith("cakesim.games.")]
     assert not [m for m in HEAVY if m in loaded]
+
+
+def test_stats_plays_no_game():
+    # Statistics are arithmetic on results; whatever plays games is an analysis.
+    for path in sorted((PACKAGE / "stats").glob("*.py")):
+        text = path.read_text()
+        assert "play_chunk(" not in text and "run_table(" not in text, path.name

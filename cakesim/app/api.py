@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from cakesim.analyses.planner import plan_tables
+from cakesim.analyses.sprt import sequential_test
 from cakesim.app.experiment import (
     NO_CHANGES,
     Experiment,
@@ -53,8 +55,8 @@ from cakesim.stats.baseline import (
     read_baseline,
     write_baseline,
 )
-from cakesim.stats.planner import Question, plan_tables
-from cakesim.stats.sprt import SprtClaim, SprtResult, sequential_test
+from cakesim.stats.planner import Question
+from cakesim.stats.sprt import SprtClaim, SprtResult
 from cakesim.tuning import search
 from cakesim.tuning.arena import Arena
 from cakesim.tuning.exploit import best_response

@@ -11,17 +11,19 @@ per seat rotation. Its variance per game played, ``v``, sets the games needed:
 
 The variance-reduction factor of duplicate deals is ``v_independent / v_duplicate``: above
 one, duplicate deals need that many times fewer games for the same precision.
+
+This module is the arithmetic; ``cakesim.analyses.planner`` plays the pilot runs.
 """
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from scipy import stats as scipy_stats
 
 from cakesim.engine.contract import TableSpec
-from cakesim.engine.runner import DEFAULT_CHUNK, Totals, run_table
+from cakesim.engine.runner import Totals
 from cakesim.stats.intervals import LEVEL, z_value
 
 
@@ -59,17 +61,10 @@ def seat_variance(totals: Totals, win_units: int) -> np.ndarray:
     return variance / (win_units ** 2 * players ** 2 * per_deal)
 
 
-def plan_table(table: TableSpec, question: Question, pilot_games: int, seed: int,
-               n_jobs: int = -1, progress: bool = False) -> pd.DataFrame:
-    """One row per seat: pilot variances, duplicate factor and games needed both ways."""
-    game = table.game
-    variance = {}
-    for duplicate in (False, True):
-        deals = "duplicate" if duplicate else "independent"
-        pilot = replace(table, duplicate=duplicate, label=f"pilot: {table.label}, {deals} deals")
-        run = run_table(pilot, pilot_games, seed, n_jobs, min(DEFAULT_CHUNK, pilot_games),
-                        keep_rows=0, progress=progress)
-        variance[duplicate] = seat_variance(run.totals, game.win_units)
+def plan_rows(table: TableSpec, question: Question,
+              variance: dict[bool, np.ndarray]) -> pd.DataFrame:
+    """One row per seat: the pilots' variances (``variance[duplicate]``, per game), the
+    duplicate factor and the games ``question`` needs both ways."""
     per_variance = question.factor()
     rows = []
     for seat in range(table.players):
@@ -77,17 +72,10 @@ def plan_table(table: TableSpec, question: Question, pilot_games: int, seed: int
         games_duplicate = math.ceil(per_variance * duplicate / table.players) * table.players
         rows.append({
             "table": table.label, "seat": seat + 1,
-            "role": str(game.seat_name(table, seat)),
+            "role": str(table.game.seat_name(table, seat)),
             "variance_independent": independent, "variance_duplicate": duplicate,
             "duplicate_factor": independent / duplicate if duplicate > 0 else math.inf,
             "games_independent": math.ceil(per_variance * independent),
             "games_duplicate": games_duplicate,
         })
     return pd.DataFrame(rows)
-
-
-def plan_tables(tables: list[TableSpec], question: Question, pilot_games: int, seed: int,
-                n_jobs: int = -1, progress: bool = False) -> pd.DataFrame:
-    """:func:`plan_table` for every table, in one frame."""
-    return pd.concat([plan_table(t, question, pilot_games, seed, n_jobs, progress)
-                      for t in tables], ignore_index=True)

@@ -39,7 +39,7 @@ less" would then be reliably accepted only at 15 pp.
 **Shared first places.** A first place shared by several seats gives each a fractional
 win x, and a fractional outcome has no Bernoulli likelihood: its distribution is not a
 function of p alone. Each x is therefore turned into a win with chance x, by comparing it
-with a uniform draw from the game's own stream ``SPRT_STREAM`` (cakesim.engine.seeding). The
+with a uniform draw from the game's own stream (``analyses.sprt.SPRT_STREAM``). The
 outcome is then exactly Bernoulli(p), p the seat's fractional win share, independent
 from game to game, and a pure function of (seed, game): the same seed gives the same
 decision anywhere. The coin costs a few games (a 0/1 outcome varies more than x).
@@ -47,32 +47,25 @@ decision anywhere. The coin costs a few games (a 0/1 outcome varies more than x)
 **Duplicate deals are refused.** On a duplicate-deal table every deal is played once per
 seat rotation, so games come in strongly correlated groups and the sum counts each
 deal's luck several times: false acceptances then run far above alpha. A claim needs a
-table with independent deals; experiment loading and ``sequential_test`` both say so.
+table with independent deals; experiment loading and ``analyses.sprt.sequential_test``
+both say so.
+
+This module is the arithmetic; ``cakesim.analyses.sprt`` plays the games.
 """
 
 import math
-import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
-from tqdm import tqdm
 
-from cakesim.engine.contract import Game, TableSpec
+from cakesim.engine.contract import TableSpec
 from cakesim.engine.errors import InputError
-from cakesim.engine.jit import jit
-from cakesim.engine.runner import say_if_compiling
-from cakesim.engine.seeding import reset_stream, uniform
 from cakesim.engine.tables import Table
 
-STEP = 2_000
-"""Games played per chunk while the test runs."""
 SPRT_DIRECTIONS = ("deficit", "advantage")
 DEFAULT_EPSILON = 0.01
 """Indifference width: 1 pp (see the module docstring)."""
-SPRT_STREAM = 0x5350_5254
-"""Draw stream of the coin that settles a shared first place ("SPRT" in ASCII): far from
-the small stream numbers of cakesim.engine.seeding, so that no game's draws can coincide with it."""
 ACCEPTED, REJECTED, UNDECIDED = "claim accepted", "claim rejected", "undecided"
 
 
@@ -172,17 +165,6 @@ def coin_wins(shares: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
     return uniforms < shares
 
 
-@jit
-def coin_draws(seed, first_game, games):
-    """float64[games]: one uniform draw per game from stream ``SPRT_STREAM`` of ``seed``."""
-    draws = np.empty(games)
-    stream = np.empty(2, dtype=np.uint64)
-    for i in range(games):
-        reset_stream(stream, seed, first_game + i, SPRT_STREAM)
-        draws[i] = uniform(stream)
-    return draws
-
-
 @dataclass(frozen=True)
 class SprtResult:
     """How a claim fared: accepted, rejected or undecided, after how many games."""
@@ -218,35 +200,3 @@ class SprtResult:
                 "epsilon": self.claim.epsilon, "alpha": self.claim.alpha,
                 "beta": self.claim.beta, "decision": self.decision, "games": self.games,
                 "share": self.share}
-
-
-def sequential_test(table: TableSpec, seed: int, claim: SprtClaim,
-                    progress: bool = False) -> SprtResult:
-    """Play games 0, 1, 2, ... of ``seed`` at ``table`` until the claim is settled.
-
-    A table the claim cannot be tested at is an InputError naming the command-line option.
-    With ``progress`` a bar counts the games up to ``max_games`` (the test may stop sooner).
-    """
-    claim.check_table(table, lambda key, message: InputError("cakesim sprt", f"--{key}",
-                                                               message))
-    test = claim.wald_test(table.players)
-    shares: list[np.ndarray] = []
-    say_if_compiling(progress)
-    with tqdm(total=claim.max_games, desc=f"sprt: {table.label}", unit="game",
-              file=sys.stderr, disable=not progress, leave=False) as bar:
-        wins = _seat_wins(table.game, table, seed, claim, shares, bar)
-        decision, games = test.run(wins, claim.max_games)
-    share = float(np.concatenate(shares)[:games].mean())
-    return SprtResult(claim, decision, games, share, 1.0 / table.players, test.null,
-                      test.alternative)
-
-
-def _seat_wins(game: Game, table: TableSpec, seed: int, claim: SprtClaim,
-               shares: list[np.ndarray], bar: tqdm) -> Iterator[np.ndarray]:
-    """The claim's seat's 0/1 outcomes, chunk by chunk; its fractional wins go to ``shares``."""
-    for first in range(0, claim.max_games, STEP):
-        count = min(STEP, claim.max_games - first)
-        chunk = game.play_chunk(table, seed, first, count)
-        bar.update(count)
-        shares.append(chunk.seat["win_units"][:, claim.seat] / game.win_units)
-        yield coin_wins(shares[-1], coin_draws(np.uint64(seed), first, count))

@@ -5,8 +5,9 @@ from dataclasses import replace
 
 import numpy as np
 
+from cakesim.analyses.planner import plan_table
 from cakesim.engine.runner import run_table
-from cakesim.stats.planner import Question, plan_table, seat_variance
+from cakesim.stats.planner import Question, seat_variance
 from tests.games.piece_o_cake.conftest import table_of
 
 

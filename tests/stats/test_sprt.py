@@ -6,17 +6,11 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
+from cakesim.analyses.sprt import coin_draws, sequential_test
 from cakesim.app.cli import main
 from cakesim.engine.errors import InputError
 from cakesim.stats.baseline import Baseline, compare
-from cakesim.stats.sprt import (
-    SprtClaim,
-    SprtResult,
-    WaldTest,
-    coin_draws,
-    coin_wins,
-    sequential_test,
-)
+from cakesim.stats.sprt import SprtClaim, SprtResult, WaldTest, coin_wins
 from tests.games.piece_o_cake.conftest import table_of
 
 CHUNK = 8192

@@ -1,0 +1,5 @@
+"""Analyses that play games of their own, beyond an experiment's tables: the sequential
+test of a claim (``sprt``) and the sample-size planner's pilot runs (``planner``).
+
+``cakesim.stats`` stays arithmetic on result arrays; this layer runs the games it reads.
+"""
