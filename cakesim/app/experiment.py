@@ -24,6 +24,7 @@ from pathlib import Path
 
 import tomli_w
 
+from cakesim.analyses import skill as skill_rows
 from cakesim.engine.arguments import Setting, resolved_path, with_settings
 from cakesim.engine.contract import Game, ResultKind, RuleSet, TableSpec
 from cakesim.engine.errors import InputError
@@ -309,7 +310,7 @@ def _skill_rows(game: Game, rules: RuleSet, tables: "_Tables", sections: dict, c
     question = sections.pop("skill", None)
     if question is None or not question.enabled:
         return []
-    question, added = skill.add_rows(question.sized(ci), game, rules, tables.tables)
+    question, added = skill_rows.add_rows(question.sized(ci), game, rules, tables.tables)
     for table in added:
         tables.tables.append(table)
         tables.games.append(question.games)

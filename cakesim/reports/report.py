@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from cakesim.analyses.skill import headline_tables
 from cakesim.engine.contract import Game, ResultKind
 from cakesim.engine.fingerprint import files_in_force, resolved_strategy
 from cakesim.engine.project import shown_path, strict_json
@@ -20,7 +21,6 @@ from cakesim.reports.summaries import (
     compare_first_seat,
     compare_game_metric,
     game_summary,
-    headline_tables,
     player_summary,
     seat_summary,
     seat_verdicts,

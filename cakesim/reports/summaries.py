@@ -6,7 +6,6 @@ P rotations are one sample, not P.
 
 import numpy as np
 
-from cakesim.engine.contract import TableSpec
 from cakesim.engine.runner import TableRun
 from cakesim.reports.text import points
 from cakesim.stats.intervals import (
@@ -88,19 +87,6 @@ def _seat_sentence(seat: dict, capital: bool = True) -> str:
     share, gap = seat["win_share"], v["gap"]
     return (f"{role.capitalize() if capital else role} wins {100 * share['value']:.1f} % "
             f"against a fair {100 * v['fair']:.1f} % (gap {points(gap)}): {v['phrase']}")
-
-
-def strategy_mix(table: TableSpec) -> list[str]:
-    """The names of a table's strategies, each once, in seat order."""
-    return [s.name for s in dict.fromkeys(table.strategies)]
-
-
-def headline_tables(tables: list[TableSpec]) -> list[TableSpec]:
-    """The tables the headline answers for: those of the first table's strategy mix.
-
-    By name: a strategy tuned per player count differs in weights between counts.
-    """
-    return [t for t in tables if strategy_mix(t) == strategy_mix(tables[0])]
 
 
 def first_seat_share(run: TableRun) -> Estimate:
