@@ -213,7 +213,8 @@ class WeightedStrategy:
 
 
 class Tunable(ABC):
-    """A game whose strategies have named weights a tuner may search (mixed into ``Game``)."""
+    """A game whose strategies (``WeightedStrategy`` records) have named weights a tuner
+    may search (mixed into ``Game``)."""
 
     parameters: ClassVar[dict[str, tuple]]
     """Every weight of the game's strategies: ``name -> (default, range, meaning)``, in the
@@ -232,29 +233,20 @@ class Tunable(ABC):
         it searches: by default ``tuning_base`` and ``tuning_box``, in every variant."""
         return self.named_strategy(self.tuning_base, players), self.tuning_box
 
-    def weights_of(self, strategy: Strategy) -> dict[str, float]:
+    def weights_of(self, strategy: WeightedStrategy) -> dict[str, float]:
         """Every weight of ``strategy`` by name, defaults filled in."""
-        return {n: float(v) for n, v in zip(self.parameters, strategy.params, strict=True)}
+        return strategy.all_weights()
 
-    def with_weights(self, strategy: Strategy, name: str,
-                     weights: dict[str, float]) -> Strategy:
+    def with_weights(self, strategy: WeightedStrategy, name: str,
+                     weights: dict[str, float]) -> WeightedStrategy:
         """``strategy`` renamed ``name``, with ``weights`` replacing some of its weights."""
         return dataclasses.replace(strategy, name=name, weights=tuple(
             (self.weights_of(strategy) | weights).items()))
 
-    def strategy_table(self, strategy: Strategy) -> dict:
+    def strategy_table(self, strategy: WeightedStrategy) -> dict:
         """``strategy`` as the ``[strategies.NAME]`` table ``parse_strategy`` reads back:
-        its codes (every field but the name and the weights) and every weight."""
-        codes = {f.name: getattr(strategy, f.name) for f in dataclasses.fields(strategy)
-                 if f.name not in ("name", "weights")}
-        return codes | self.weights_of(strategy)
-
-
-def weight_index(parameters: dict[str, tuple], name: str, first: int = 0) -> int:
-    """Where weight ``name`` sits in a strategy's parameter vector, which lays out
-    ``parameters`` in order from position ``first``: the kernels' index constants are
-    made by it from the declared weights, never kept as a second list by hand."""
-    return first + list(parameters).index(name)
+        its codes and every weight."""
+        return strategy.choices() | self.weights_of(strategy)
 
 
 def tunable(game: Game) -> Tunable:
