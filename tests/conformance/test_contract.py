@@ -10,7 +10,7 @@ from cakesim.engine.errors import InputError
 from cakesim.engine.tables import Table
 from cakesim.games import GAME_COMMANDS
 from cakesim.kits.bench import Benchmarked
-from cakesim.kits.strategies import Tunable, tunable, weight_index
+from cakesim.kits.strategies import Tunable, WeightedStrategy, tunable
 from tests.conformance.conftest import EVERY_GAME, default_table, game_named
 
 
@@ -136,16 +136,21 @@ def test_declares_a_rule_version_and_its_commands_are_registered(game):
 
 
 def test_every_named_weight_reaches_the_kernel_at_its_index(game):
-    # The kernels read a weight at ``weight_index(parameters, name)``: a strategy file that
-    # sets one weight must change that place of the vector the kernel gets, and no other.
-    if not isinstance(game, Tunable):
-        return
+    # The kernels read a weight at the index its spec gives it (``StrategySpec.index``): a
+    # strategy file that sets one weight must change that place of the parameter row the
+    # kernel gets, and no other.
     base = game.parse_strategy("probe", Table({}, "test", "strategy"))
+    if not isinstance(base, WeightedStrategy):
+        return
+    spec = base.spec
+    if isinstance(game, Tunable):
+        assert game.parameters == spec.parameters
     defaults = np.asarray(base.vectors()["params"], dtype=float)
-    for name, (default, (low, high), _) in game.parameters.items():
-        value = default + 0.25 if default + 0.25 <= high else (default + low) / 2
+    for name, (default, (low, high), _) in spec.parameters.items():
+        step = 1.0 if name in spec.whole else 0.25
+        value = default + step if default + step <= high else (default + low) / 2
         probe = game.parse_strategy("probe", Table({name: value}, "test", "strategy"))
         params = np.asarray(probe.vectors()["params"], dtype=float)
         expected = defaults.copy()
-        expected[weight_index(game.parameters, name)] = value
+        expected[spec.index(name)] = value
         assert np.array_equal(params, expected), name

@@ -1,5 +1,6 @@
 """Baselines and the regression check: exact reproduction, significant moves, SPRT claims."""
 
+import dataclasses
 import json
 
 import numpy as np
@@ -191,7 +192,9 @@ def test_a_changed_strategy_default_is_a_changed_configuration(in_tmp, tiny_expe
     before = config_hash(load_experiment(str(path), ci=True))
     default, *rest = strategies.PARAMETERS["uncertainty"]
     changed = dict(strategies.PARAMETERS, uncertainty=(2 * default, *rest))
-    monkeypatch.setattr(strategies, "PARAMETERS", changed)
+    # The defaults live in the game's declared spec, which its strategy record reads.
+    monkeypatch.setattr(strategies.Strategy, "spec",
+                        dataclasses.replace(strategies.SPEC, parameters=changed))
     assert config_hash(load_experiment(str(path), ci=True)) != before
 
 

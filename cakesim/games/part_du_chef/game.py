@@ -21,8 +21,7 @@ from cakesim.games.part_du_chef.strategies import (
     PARAMETERS,
     SCORE_LEADER,
     THIEF,
-    parse_strategy,
-    strategy_arrays,
+    Strategy,
 )
 from cakesim.games.slicing.game import SlicingGame
 from cakesim.kits.strategies import TUNED
@@ -48,7 +47,7 @@ class PartDuChef(SlicingGame):
         "receipt_point": RECEIPT_POINTS, "pepper_assignment": PEPPER_ASSIGNMENTS}
 
     load_rules = staticmethod(load_rules)
-    parse_strategy = staticmethod(parse_strategy)
+    parse_strategy = staticmethod(Strategy.parse)
     builtin = BUILTIN
     parameters = PARAMETERS
     tuning_box: ClassVar[dict[str, tuple[float, float]]] = {
@@ -78,7 +77,7 @@ class PartDuChef(SlicingGame):
 
     def play_chunk(self, table: TableSpec, seed: int, first_game: int, games: int) -> Chunk:
         """Play games ``first_game .. first_game + games`` with the Numba kernel."""
-        codes, params = strategy_arrays(list(table.strategies))
+        codes, params = Strategy.arrays(table.strategies)
         # The seat rows are the kernel's to fill: it seats the players for every game.
         strategies = kernel.Strategies(codes, params, np.empty_like(codes),
                                        np.empty_like(params))

@@ -24,7 +24,7 @@ from cakesim.games.part_du_chef.kernel import (
 )
 from cakesim.games.part_du_chef.rules import RuleSet, TableRules
 from cakesim.games.part_du_chef.steps import MARIANNE_HOLDER
-from cakesim.games.part_du_chef.strategies import Strategy, strategy_arrays
+from cakesim.games.part_du_chef.strategies import Strategy
 from cakesim.games.slicing.circle import portions_of_cut
 from cakesim.games.slicing.tabletop import WIN_UNITS, majority_sheet
 from cakesim.kits import search as driver
@@ -130,7 +130,7 @@ class Game:
         # The table's constants as the decision functions read them (``kernel.Rules``).
         self.constants = table_rules(rules)
         self.pizzas = pizzas
-        codes, params = strategy_arrays(strategies)
+        codes, params = Strategy.arrays(strategies)
         # The strategies come by seat: their seat rows are the same arrays.
         self.strategies = Strategies(codes, params, codes, params)
         self.searching = [(s.chooser == "search", s.cutter == "search") for s in strategies]

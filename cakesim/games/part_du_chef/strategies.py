@@ -13,18 +13,13 @@ pizza kinds, peppers, burnt slices), the pizza on the table and its portions, an
 ``0 .. K-1`` the kinds, ``K`` pepper, ``K + 1`` burnt (see ``rules.py``).
 """
 
-from dataclasses import dataclass
-
-import numpy as np
-
 from cakesim.engine.contract import SIGNED_WEIGHT, WEIGHT
 from cakesim.engine.jit import jit_borrowing, jit_inline
 from cakesim.engine.seeding import below
-from cakesim.engine.tables import Table
 from cakesim.games.slicing.cutting import last_portion_outcomes, rotated_even_cut
 from cakesim.games.slicing.tabletop import lead_chance
 from cakesim.kits.bandit import SEARCH_WEIGHTS
-from cakesim.kits.strategies import weight_index
+from cakesim.kits.strategies import Code, StrategySpec
 
 # Positions in a strategy's code vector, and the codes.
 CHOOSER, CUTTER, THIEF, MARIANNE = 0, 1, 2, 3
@@ -84,79 +79,41 @@ PARAMETERS = {
 read only by a ``search`` chooser or cutter; the heuristic weights before them are then
 its rollout policy's."""
 
-# Positions of the weights in a strategy's parameter vector, made from PARAMETERS.
-EAT_WEIGHT = weight_index(PARAMETERS, "eat_weight")
-MAJORITY_WEIGHT = weight_index(PARAMETERS, "majority_weight")
-DIVERSITY_WEIGHT = weight_index(PARAMETERS, "diversity_weight")
-UNCERTAINTY = weight_index(PARAMETERS, "uncertainty")
-BURNT_WEIGHT = weight_index(PARAMETERS, "burnt_weight")
-PEPPER_WORTH = weight_index(PARAMETERS, "pepper_worth")
-MARIANNE_THRESHOLD = weight_index(PARAMETERS, "marianne_threshold")
-SPITE = weight_index(PARAMETERS, "spite")
-FINISHER_BIAS = weight_index(PARAMETERS, "finisher_bias")
-DENY_WEIGHT = weight_index(PARAMETERS, "deny_weight")
-ITERATIONS = weight_index(PARAMETERS, "iterations")
-EXPLORATION = weight_index(PARAMETERS, "exploration")
-WIDENING = weight_index(PARAMETERS, "widening")
+RANDOM_LIKE_CHOOSER = ("chooser", {"random": "random"})
+SPEC = StrategySpec(
+    codes={"chooser": Code(CHOOSERS, "greedy", "chooser"),
+           "cutter": Code(CUTTERS, "enumerate", "cutter",
+                          follows=("chooser", {"random": "random", "search": "search"})),
+           "thief": Code(THIEVES, "kind-leader", "thief", follows=RANDOM_LIKE_CHOOSER),
+           "marianne": Code(MARIANNES, "greedy", "Marianne", follows=RANDOM_LIKE_CHOOSER)},
+    parameters=PARAMETERS, uniform="uniform random legal play",
+    search_parameters=tuple(SEARCH_WEIGHTS))
+"""A strategy: how it picks, cuts, robs and plays La Marianne (a file naming a random
+chooser and nothing else plays every code at random; a search chooser also cuts by search)
+and its weights."""
 
-SEARCH_PARAMETERS = tuple(SEARCH_WEIGHTS)
+# Positions of the weights in a strategy's parameter vector, made from the spec.
+EAT_WEIGHT = SPEC.index("eat_weight")
+MAJORITY_WEIGHT = SPEC.index("majority_weight")
+DIVERSITY_WEIGHT = SPEC.index("diversity_weight")
+UNCERTAINTY = SPEC.index("uncertainty")
+BURNT_WEIGHT = SPEC.index("burnt_weight")
+PEPPER_WORTH = SPEC.index("pepper_worth")
+MARIANNE_THRESHOLD = SPEC.index("marianne_threshold")
+SPITE = SPEC.index("spite")
+FINISHER_BIAS = SPEC.index("finisher_bias")
+DENY_WEIGHT = SPEC.index("deny_weight")
+ITERATIONS = SPEC.index("iterations")
+EXPLORATION = SPEC.index("exploration")
+WIDENING = SPEC.index("widening")
 
+SEARCH_PARAMETERS = SPEC.search_parameters
 
-@dataclass(frozen=True)
-class Strategy:
-    """A named strategy: chooser, cutter, thief and Marianne codes and the weight vector."""
-
-    name: str
-    chooser: str = "greedy"
-    cutter: str = "enumerate"
-    thief: str = "kind-leader"
-    marianne: str = "greedy"
-    weights: tuple[tuple[str, float], ...] = ()
-    """Weights that differ from the defaults, as ``(name, value)`` pairs."""
-
-    @property
-    def codes(self) -> np.ndarray:
-        """``[chooser, cutter, thief, marianne]`` codes as the kernel reads them."""
-        return np.array([CHOOSERS[self.chooser], CUTTERS[self.cutter], THIEVES[self.thief],
-                         MARIANNES[self.marianne]], dtype=np.int8)
-
-    @property
-    def params(self) -> np.ndarray:
-        """The weight vector, defaults filled in, in ``PARAMETERS`` order."""
-        given = dict(self.weights)
-        return np.array([given.get(k, d) for k, (d, _, _) in PARAMETERS.items()])
-
-    def vectors(self) -> dict[str, np.ndarray]:
-        """What the kernel reads of this strategy: its codes and its parameter vector."""
-        return {"codes": self.codes, "params": self.params}
-
-    def describe(self) -> str:
-        """One line: the four codes and the weights."""
-        if (self.chooser, self.cutter, self.thief, self.marianne) == ("random",) * 4:
-            return "uniform random legal play"
-        searching = "search" in (self.chooser, self.cutter)
-        weights = ", ".join(f"{k}={v:g}" for k, v in zip(PARAMETERS, self.params, strict=True)
-                            if searching or k not in SEARCH_PARAMETERS)
-        return (f"{self.chooser} chooser, {self.cutter} cutter, {self.thief} thief, "
-                f"{self.marianne} Marianne ({weights})")
-
-
-def parse_strategy(name: str, table: Table) -> Strategy:
-    """A ``Strategy`` from an experiment's ``[strategies.NAME]`` table."""
-    table.only(["chooser", "cutter", "thief", "marianne", *PARAMETERS])
-    chooser = table.get("chooser", str, "greedy", CHOOSERS)
-    randomly = chooser == "random"
-    default_cutter = {"random": "random", "search": "search"}.get(chooser, "enumerate")
-    cutter = table.get("cutter", str, default_cutter, CUTTERS)
-    thief = table.get("thief", str, "random" if randomly else "kind-leader", THIEVES)
-    marianne = table.get("marianne", str, "random" if randomly else "greedy", MARIANNES)
-    weights = table.numbers({k: span for k, (_, span, _) in PARAMETERS.items()})
-    return Strategy(name, chooser, cutter, thief, marianne, tuple(weights.items()))
-
-
-def strategy_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
-    """Per-player code and parameter arrays for the kernel."""
-    return (np.stack([s.codes for s in strategies]), np.stack([s.params for s in strategies]))
+Strategy = SPEC.record("Strategy", __name__)
+"""A named strategy: chooser, cutter, thief and Marianne codes and the weights that
+differ from the defaults (``Strategy.parse`` reads one from an experiment's
+``[strategies.NAME]`` table; ``Strategy.arrays`` stacks the kernel's code and parameter
+arrays)."""
 
 
 BUILTIN = {

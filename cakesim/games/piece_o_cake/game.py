@@ -10,12 +10,7 @@ from cakesim.games.piece_o_cake import kernel
 from cakesim.games.piece_o_cake.reference import dealt_order, play_game
 from cakesim.games.piece_o_cake.replay import end_position, format_replay, score_file
 from cakesim.games.piece_o_cake.rules import VARIANTS, RuleSet, load_rules, variant_parts
-from cakesim.games.piece_o_cake.strategies import (
-    BUILTIN,
-    PARAMETERS,
-    parse_strategy,
-    strategy_arrays,
-)
+from cakesim.games.piece_o_cake.strategies import BUILTIN, PARAMETERS, Strategy
 from cakesim.games.slicing.circle import cut_table
 from cakesim.games.slicing.game import SlicingGame
 from cakesim.games.slicing.tabletop import WIN_UNITS
@@ -57,7 +52,7 @@ class PieceOCake(SlicingGame):
     rule_overrides: ClassVar[dict[str, tuple[str, ...]]] = {"tie_rule": ("full", "none")}
 
     load_rules = staticmethod(load_rules)
-    parse_strategy = staticmethod(parse_strategy)
+    parse_strategy = staticmethod(Strategy.parse)
     builtin = BUILTIN
     parameters = PARAMETERS
     tuning_box: ClassVar[dict[str, tuple[float, float]]] = {
@@ -105,7 +100,7 @@ class PieceOCake(SlicingGame):
     def play_chunk(self, table: TableSpec, seed: int, first_game: int, games: int) -> Chunk:
         """Play games ``first_game .. first_game + games`` with the Numba kernel."""
         a = table.rules.arrays
-        codes, params = strategy_arrays(list(table.strategies))
+        codes, params = Strategy.arrays(table.strategies)
         shape = (games, table.players)
         seat = {m: np.zeros(shape, np.int16) for m in (*self.seat_metrics, "win_units")}
         game = {m: np.zeros(games, np.int16) for m in self.game_metrics}

@@ -37,7 +37,6 @@ from cakesim.games.piece_o_cake.strategies import (
     TAKE,
     Strategy,
     chance_table_shape,
-    strategy_arrays,
 )
 from cakesim.games.slicing.circle import cut_table, portions_of_cut
 from cakesim.games.slicing.tabletop import WIN_UNITS, majority_sheet
@@ -181,7 +180,7 @@ class Game:
         self.arrays = rules.arrays
         self.deal = deal
         self.strategies = strategies
-        self.codes, self.params = strategy_arrays(strategies)
+        self.codes, self.params = Strategy.arrays(strategies)
         self.stream = stream
         self.kind_count = np.bincount(self.arrays["slice_kind"],
                                       minlength=rules.kinds_in_play).astype(np.int16)

@@ -24,19 +24,14 @@ majority, or breaking a tie once the kind is settled, counts. ``deny_weight`` 0 
 older, self-regarding play, exactly.
 """
 
-from dataclasses import dataclass
-
-import numpy as np
-
 from cakesim.engine.contract import SIGNED_WEIGHT, WEIGHT
 from cakesim.engine.jit import as_index, jit_borrowing, jit_inline
 from cakesim.engine.seeding import below
-from cakesim.engine.tables import Table
 from cakesim.games.slicing.circle import along, arcs_of_cut
 from cakesim.games.slicing.cutting import rotated_even_cut
 from cakesim.games.slicing.tabletop import lead_chance
 from cakesim.kits.bandit import SEARCH_WEIGHTS
-from cakesim.kits.strategies import weight_index
+from cakesim.kits.strategies import Code, StrategySpec
 
 # Chooser codes: how a player picks among portions, declines and passes.
 RANDOM = 0
@@ -80,19 +75,26 @@ PARAMETERS = {
 read only by a ``search`` chooser or cutter; the heuristic weights before them are then
 its rollout policy's."""
 
-# Positions of the weights in a strategy's parameter vector, made from PARAMETERS.
-EAT_WEIGHT = weight_index(PARAMETERS, "eat_weight")
-COLLECT_WEIGHT = weight_index(PARAMETERS, "collect_weight")
-UNCERTAINTY = weight_index(PARAMETERS, "uncertainty")
-DECLINE_THRESHOLD = weight_index(PARAMETERS, "decline_threshold")
-DENY_WEIGHT = weight_index(PARAMETERS, "deny_weight")
-JOKER_EAT_BIAS = weight_index(PARAMETERS, "joker_eat_bias")
-SWAP_THRESHOLD = weight_index(PARAMETERS, "swap_threshold")
-ITERATIONS = weight_index(PARAMETERS, "iterations")
-EXPLORATION = weight_index(PARAMETERS, "exploration")
-WIDENING = weight_index(PARAMETERS, "widening")
+SPEC = StrategySpec(
+    codes={"chooser": Code(CHOOSERS, "greedy", "chooser"),
+           "cutter": Code(CUTTERS, "enumerate", "cutter",
+                          follows=("chooser", {"random": "random", "search": "search"}))},
+    parameters=PARAMETERS, uniform="uniform random legal play",
+    search_parameters=tuple(SEARCH_WEIGHTS))
+"""A strategy: how it chooses, how it cuts (a file naming a random or search chooser and
+no cutter cuts that way too) and its weights."""
 
-SEARCH_PARAMETERS = tuple(SEARCH_WEIGHTS)
+# Positions of the weights in a strategy's parameter vector, made from the spec.
+EAT_WEIGHT = SPEC.index("eat_weight")
+COLLECT_WEIGHT = SPEC.index("collect_weight")
+UNCERTAINTY = SPEC.index("uncertainty")
+DECLINE_THRESHOLD = SPEC.index("decline_threshold")
+DENY_WEIGHT = SPEC.index("deny_weight")
+JOKER_EAT_BIAS = SPEC.index("joker_eat_bias")
+SWAP_THRESHOLD = SPEC.index("swap_threshold")
+ITERATIONS = SPEC.index("iterations")
+EXPLORATION = SPEC.index("exploration")
+WIDENING = SPEC.index("widening")
 
 # Actions a chooser returns.
 TAKE = 0
@@ -115,54 +117,10 @@ JOKER_PLACED = 3
 JOKER_EATEN = 4
 
 
-@dataclass(frozen=True)
-class Strategy:
-    """A named strategy: chooser and cutter codes and the weight vector."""
-
-    name: str
-    chooser: str = "greedy"
-    cutter: str = "enumerate"
-    weights: tuple[tuple[str, float], ...] = ()
-    """Weights that differ from the defaults, as ``(name, value)`` pairs."""
-
-    @property
-    def codes(self) -> np.ndarray:
-        """``[chooser code, cutter code]`` as the kernel reads them."""
-        return np.array([CHOOSERS[self.chooser], CUTTERS[self.cutter]], dtype=np.int8)
-
-    @property
-    def params(self) -> np.ndarray:
-        """The weight vector, defaults filled in, in ``PARAMETERS`` order."""
-        given = dict(self.weights)
-        return np.array([given.get(k, d) for k, (d, _, _) in PARAMETERS.items()])
-
-    def vectors(self) -> dict[str, np.ndarray]:
-        """What the kernel reads of this strategy: its codes and its parameter vector."""
-        return {"codes": self.codes, "params": self.params}
-
-    def describe(self) -> str:
-        """One line: chooser, cutter and weights."""
-        if self.chooser == "random" and self.cutter == "random":
-            return "uniform random legal play"
-        searching = "search" in (self.chooser, self.cutter)
-        weights = ", ".join(f"{k}={v:g}" for k, v in zip(PARAMETERS, self.params, strict=True)
-                            if searching or k not in SEARCH_PARAMETERS)
-        return f"{self.chooser} chooser, {self.cutter} cutter ({weights})"
-
-
-def parse_strategy(name: str, table: Table) -> Strategy:
-    """A ``Strategy`` from an experiment's ``[strategies.NAME]`` table."""
-    table.only(["chooser", "cutter", *PARAMETERS])
-    chooser = table.get("chooser", str, "greedy", CHOOSERS)
-    default_cutter = {"random": "random", "search": "search"}.get(chooser, "enumerate")
-    cutter = table.get("cutter", str, default_cutter, CUTTERS)
-    weights = table.numbers({k: span for k, (_, span, _) in PARAMETERS.items()})
-    return Strategy(name, chooser, cutter, tuple(weights.items()))
-
-
-def strategy_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
-    """Per-player code and parameter arrays for the kernel."""
-    return (np.stack([s.codes for s in strategies]), np.stack([s.params for s in strategies]))
+Strategy = SPEC.record("Strategy", __name__)
+"""A named strategy: chooser and cutter codes and the weights that differ from the
+defaults (``Strategy.parse`` reads one from an experiment's ``[strategies.NAME]`` table;
+``Strategy.arrays`` stacks the kernel's code and parameter arrays)."""
 
 
 RANDOM_PLAY = Strategy("random", "random", "random")

@@ -20,13 +20,7 @@ from cakesim.games.speedtorte.reference import RealTimeGame, card_outcome, outco
 from cakesim.games.speedtorte.replay import format_replay
 from cakesim.games.speedtorte.rules import MODES, RuleSet, load_rules
 from cakesim.games.speedtorte.steps import HANDS_EMPTY, STUCK, Rules, deal
-from cakesim.games.speedtorte.strategies import (
-    NAMED,
-    Baker,
-    named_strategy,
-    parse_strategy,
-    strategy_arrays,
-)
+from cakesim.games.speedtorte.strategies import NAMED, Baker, named_strategy
 from cakesim.games.speedtorte.tuning import DEFAULT_TARGETS
 from cakesim.kits.bench import Benchmarked, BenchTarget
 from cakesim.kits.replay import Replayable
@@ -88,7 +82,7 @@ class Speedtorte(Game, Replayable, Benchmarked, ReportHooks):
                                             "cards": "cards", "timing": "timing"}
 
     load_rules = staticmethod(load_rules)
-    parse_strategy = staticmethod(parse_strategy)
+    parse_strategy = staticmethod(Baker.parse)
 
     def named_strategy(self, name: str, players: int | None = None,
                        variant: str | None = None) -> Baker:
@@ -149,7 +143,9 @@ class Speedtorte(Game, Replayable, Benchmarked, ReportHooks):
             rejected=game["rejected"], card_shown=item["shown"],
             card_fulfilled=item["fulfilled"], card_wait=item["wait"],
             card_at_loss=item["at_loss"])
-        bakers = kernel.Bakers(strategy_arrays(list(table.strategies)), a["timing"])
+        # A baker's code leads its parameter row: the one array the kernel reads of it.
+        (params,) = Baker.arrays(table.strategies)
+        bakers = kernel.Bakers(params, a["timing"])
         kernel.play_games(np.uint64(seed), first_game, Rules.of_table(a), bakers, results)
         game["stuck"] = (ending == STUCK).astype(np.int16)
         game["hands_empty"] = (ending == HANDS_EMPTY).astype(np.int16)

@@ -32,7 +32,7 @@ from cakesim.games.speedtorte.steps import (
     deal,
     lognormal_noise,
 )
-from cakesim.games.speedtorte.strategies import Baker, strategy_arrays
+from cakesim.games.speedtorte.strategies import Baker
 
 ENDINGS = ("won", "the counter stands still", "all hands are empty")
 
@@ -104,7 +104,7 @@ class Game:
         self.table = table
         self.a = table.arrays
         self.bakers = bakers
-        self.params = strategy_arrays(bakers) if bakers else np.zeros((0, 1))
+        self.params = Baker.arrays(bakers)[0] if bakers else np.zeros((0, 1))
         self.players = table.players
         self.stream = new_stream(np.uint64(seed), index, DECISION_STREAM)
         self.rules = Rules.of_table(self.a)

@@ -30,16 +30,13 @@ uniformly at random among legal placements; the ``lookahead`` chooser (``planner
 compares the best few placements by playing them out in sampled worlds.
 """
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from cakesim.engine.contract import WEIGHT
 from cakesim.engine.errors import InputError
 from cakesim.engine.jit import jit_borrowing, jit_inline
 from cakesim.engine.seeding import below, uniform
-from cakesim.engine.tables import Table
-from cakesim.kits.strategies import weight_index
+from cakesim.kits.strategies import Code, StrategySpec
 
 PARAMETERS = {
     "fulfil": (10.0, WEIGHT, "weight of fulfilling displayed cards, per 10 points"),
@@ -70,23 +67,31 @@ PARAMETERS = {
 """Every weight: its default, its allowed range and what it means."""
 CHOOSERS = {"weighted": 0, "random": 1, "lookahead": 2}
 WEIGHTED, RANDOM, LOOKAHEAD = 0, 1, 2
+WHOLE = ("samples", "depth", "candidates")
+"""Weights that count something: whole numbers only (read only by the lookahead)."""
+SPEC = StrategySpec(codes={"chooser": Code(CHOOSERS, "weighted", "baker")},
+                    parameters=PARAMETERS, uniform="uniform random legal placement",
+                    search_choice="lookahead", search_parameters=WHOLE, whole=WHOLE,
+                    codes_in_params=True)
+"""A baker: its chooser, which leads its parameter row, and its weights."""
+
 # Positions of the weights in a parameter row (after the chooser code at 0), made from
-# PARAMETERS.
-W_FULFIL = weight_index(PARAMETERS, "fulfil", 1)
-W_CLOSER = weight_index(PARAMETERS, "closer", 1)
-W_RESPECT = weight_index(PARAMETERS, "respect", 1)
-W_NEXT = weight_index(PARAMETERS, "next_options", 1)
-W_TIGHT = weight_index(PARAMETERS, "tight_boost", 1)
-W_OWN = weight_index(PARAMETERS, "own_options", 1)
-W_TIGHT_AT = weight_index(PARAMETERS, "tight_at", 1)
-W_HELP = weight_index(PARAMETERS, "signal_help", 1)
-W_PATIENCE = weight_index(PARAMETERS, "patience", 1)
-W_ALL_GOOD = weight_index(PARAMETERS, "all_good", 1)
-W_WITHDRAW = weight_index(PARAMETERS, "withdraw", 1)
-W_NOISE = weight_index(PARAMETERS, "noise", 1)
-W_SAMPLES = weight_index(PARAMETERS, "samples", 1)
-W_DEPTH = weight_index(PARAMETERS, "depth", 1)
-W_CANDIDATES = weight_index(PARAMETERS, "candidates", 1)
+# the spec.
+W_FULFIL = SPEC.index("fulfil")
+W_CLOSER = SPEC.index("closer")
+W_RESPECT = SPEC.index("respect")
+W_NEXT = SPEC.index("next_options")
+W_TIGHT = SPEC.index("tight_boost")
+W_OWN = SPEC.index("own_options")
+W_TIGHT_AT = SPEC.index("tight_at")
+W_HELP = SPEC.index("signal_help")
+W_PATIENCE = SPEC.index("patience")
+W_ALL_GOOD = SPEC.index("all_good")
+W_WITHDRAW = SPEC.index("withdraw")
+W_NOISE = SPEC.index("noise")
+W_SAMPLES = SPEC.index("samples")
+W_DEPTH = SPEC.index("depth")
+W_CANDIDATES = SPEC.index("candidates")
 
 # Signals, as the seed lists them; a signal lasts until its giver next places.
 NO_SIGNAL = 0
@@ -103,34 +108,10 @@ WITHDRAW_TEXT = "withdraws the signal"
 FULFILS, CLOSER, KEEPS_FREE, OPTIONS, ONLY_MOVE, AT_RANDOM = range(6)
 
 
-@dataclass(frozen=True)
-class Baker:
-    """A named computer baker: a chooser and the weight vector."""
-
-    name: str
-    chooser: str = "weighted"
-    weights: tuple[tuple[str, float], ...] = ()
-    """Weights that differ from the defaults, as ``(name, value)`` pairs."""
-
-    @property
-    def params(self) -> np.ndarray:
-        """``[chooser code, weights in PARAMETERS order]`` as the kernel reads them."""
-        given = dict(self.weights)
-        return np.array([CHOOSERS[self.chooser],
-                         *(given.get(k, d) for k, (d, _, _) in PARAMETERS.items())])
-
-    def vectors(self) -> dict[str, np.ndarray]:
-        """What the kernel reads of this baker: its parameter vector."""
-        return {"params": self.params}
-
-    def describe(self) -> str:
-        """One line: chooser and weights."""
-        if self.chooser == "random":
-            return "uniform random legal placement"
-        shown = PARAMETERS if self.chooser == "lookahead" else list(PARAMETERS)[:-3]
-        weights = ", ".join(f"{k}={v:g}" for k, v in zip(shown, self.params[1:],
-                                                          strict=False))
-        return f"{self.chooser} baker ({weights})"
+Baker = SPEC.record("Baker", __name__)
+"""A named computer baker: a chooser and the weights that differ from the defaults
+(``Baker.parse`` reads one from an experiment's ``[strategies.NAME]`` table; its
+``params`` is the kernel's row, ``[chooser code, weights in PARAMETERS order]``)."""
 
 
 NAMED = {
@@ -144,8 +125,6 @@ NAMED = {
 """The built-in bakers. ``novice`` is the team baker with slips (``noise``) who never
 waits and never withdraws a signal; ``lookahead`` plays out its best placements
 (``planner.py``)."""
-WHOLE = ("samples", "depth", "candidates")
-"""Weights that count something: whole numbers only."""
 
 
 def named_strategy(name: str) -> Baker:
@@ -155,24 +134,6 @@ def named_strategy(name: str) -> Baker:
         raise InputError("--strategy", "strategy", f"{name!r} is not allowed; allowed "
                                                    f"values: {', '.join(NAMED)}")
     return NAMED[name]
-
-
-def parse_strategy(name: str, table: Table) -> Baker:
-    """A baker from an experiment's ``[strategies.NAME]`` table."""
-    table.only(["chooser", *PARAMETERS])
-    chooser = table.get("chooser", str, "weighted", CHOOSERS)
-    weights = table.numbers({k: span for k, (_, span, _) in PARAMETERS.items()})
-    for key in WHOLE:
-        if key in weights and weights[key] != int(weights[key]):
-            low, high = PARAMETERS[key][1]
-            raise table.error(key, f"{weights[key]!r} is not allowed; allowed: a whole "
-                                   f"number {low:g} to {high:g}")
-    return Baker(name, chooser, tuple(weights.items()))
-
-
-def strategy_arrays(bakers: list[Baker]) -> np.ndarray:
-    """One parameter row per baker."""
-    return np.stack([b.params for b in bakers])
 
 
 @jit_borrowing

@@ -5,14 +5,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from cakesim.engine.contract import (
-    Chunk,
-    Game,
-    ResultKind,
-    SeatName,
-    Strategy,
-    TableSpec,
-)
+from cakesim.engine.contract import Chunk, Game, ResultKind, SeatName, TableSpec
 from cakesim.engine.errors import InputError
 from cakesim.games.topp_die_torte import kernel
 from cakesim.games.topp_die_torte.reference import Result, deal_groups, dealt_order, play_game
@@ -28,12 +21,7 @@ from cakesim.games.topp_die_torte.rules import (
     TableRules,
     load_rules,
 )
-from cakesim.games.topp_die_torte.strategies import (
-    BUILTIN,
-    PARAMETERS,
-    parse_strategy,
-    strategy_arrays,
-)
+from cakesim.games.topp_die_torte.strategies import BUILTIN, PARAMETERS, Strategy, strategy_arrays
 from cakesim.kits.bench import Benchmarked, BenchTarget
 from cakesim.kits.replay import Replayable, Scorable
 from cakesim.kits.strategies import TUNED, Tunable, read_tuned
@@ -75,7 +63,7 @@ class ToppDieTorte(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks
     per smaller block, for the ``[luck]`` section's split of the score's variance."""
 
     load_rules = staticmethod(load_rules)
-    parse_strategy = staticmethod(parse_strategy)
+    parse_strategy = staticmethod(Strategy.parse)
 
     def has_variant(self, rules: RuleSet, players: int, variant: str) -> bool:
         """Every variant exists at every player count."""

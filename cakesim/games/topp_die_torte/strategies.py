@@ -18,15 +18,13 @@ at the aimed offset plus the error, clamped to the allowed offsets.
 """
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
 from cakesim.engine.contract import SIGNED_WEIGHT, WEIGHT
 from cakesim.engine.jit import jit_inline
 from cakesim.engine.seeding import below
-from cakesim.engine.tables import Table
-from cakesim.kits.strategies import weight_index
+from cakesim.kits.strategies import Code, StrategySpec
 
 # Positions in a strategy's code vector, and the codes.
 DRAFT, JARS, AIM = 0, 1, 2
@@ -66,59 +64,30 @@ PARAMETERS = {
 }
 """Every weight: its default, its allowed range and what it means."""
 
-# Positions of the weights in a strategy's parameter vector, made from PARAMETERS.
-AIM_ERROR = weight_index(PARAMETERS, "aim_error")
-HEDGE = weight_index(PARAMETERS, "hedge")
-FIT_WEIGHT = weight_index(PARAMETERS, "fit_weight")
-EXCHANGE_WEIGHT = weight_index(PARAMETERS, "exchange_weight")
-GOLDEN_WEIGHT = weight_index(PARAMETERS, "golden_weight")
-DENY_WEIGHT = weight_index(PARAMETERS, "deny_weight")
-TOP_WEIGHT = weight_index(PARAMETERS, "top_weight")
-FILL_WEIGHT = weight_index(PARAMETERS, "fill_weight")
-SIZE_WEIGHT = weight_index(PARAMETERS, "size_weight")
-EXCHANGE_THRESHOLD = weight_index(PARAMETERS, "exchange_threshold")
+FOLLOWS_DRAFT = ("draft", {"random": "random"})
+"""A file naming a random draft and no jar or aim code fills jars and aims at random too."""
+SPEC = StrategySpec(codes={"draft": Code(CODES, "greedy", "draft"),
+                           "jars": Code(CODES, "greedy", "jars", follows=FOLLOWS_DRAFT),
+                           "aim": Code(AIMS, "best", "aim", follows=FOLLOWS_DRAFT)},
+                    parameters=PARAMETERS)
+"""A strategy: how it drafts, fills jars and aims, and its weights."""
+
+# Positions of the weights in a strategy's parameter vector, made from the spec.
+AIM_ERROR = SPEC.index("aim_error")
+HEDGE = SPEC.index("hedge")
+FIT_WEIGHT = SPEC.index("fit_weight")
+EXCHANGE_WEIGHT = SPEC.index("exchange_weight")
+GOLDEN_WEIGHT = SPEC.index("golden_weight")
+DENY_WEIGHT = SPEC.index("deny_weight")
+TOP_WEIGHT = SPEC.index("top_weight")
+FILL_WEIGHT = SPEC.index("fill_weight")
+SIZE_WEIGHT = SPEC.index("size_weight")
+EXCHANGE_THRESHOLD = SPEC.index("exchange_threshold")
 
 
-@dataclass(frozen=True)
-class Strategy:
-    """A named strategy: draft, jar and aim codes and the weight vector."""
-
-    name: str
-    draft: str = "greedy"
-    jars: str = "greedy"
-    aim: str = "best"
-    weights: tuple[tuple[str, float], ...] = ()
-    """Weights that differ from the defaults, as ``(name, value)`` pairs."""
-
-    @property
-    def codes(self) -> np.ndarray:
-        """``[draft, jars, aim]`` codes as the kernel reads them."""
-        return np.array([CODES[self.draft], CODES[self.jars], AIMS[self.aim]], dtype=np.int8)
-
-    @property
-    def params(self) -> np.ndarray:
-        """The weight vector, defaults filled in, in ``PARAMETERS`` order."""
-        given = dict(self.weights)
-        return np.array([given.get(k, d) for k, (d, _, _) in PARAMETERS.items()])
-
-    def vectors(self) -> dict[str, np.ndarray]:
-        """What the kernel reads of this strategy: its codes and its parameter vector."""
-        return {"codes": self.codes, "params": self.params}
-
-    def describe(self) -> str:
-        """One line: the codes and the weights."""
-        weights = ", ".join(f"{k}={v:g}" for k, v in zip(PARAMETERS, self.params, strict=True))
-        return f"{self.draft} draft, {self.jars} jars, {self.aim} aim ({weights})"
-
-
-def parse_strategy(name: str, table: Table) -> Strategy:
-    """A ``Strategy`` from an experiment's ``[strategies.NAME]`` table."""
-    table.only(["draft", "jars", "aim", *PARAMETERS])
-    draft = table.get("draft", str, "greedy", CODES)
-    jars = table.get("jars", str, draft, CODES)
-    aim = table.get("aim", str, "random" if draft == "random" else "best", AIMS)
-    weights = table.numbers({k: span for k, (_, span, _) in PARAMETERS.items()})
-    return Strategy(name, draft, jars, aim, tuple(weights.items()))
+Strategy = SPEC.record("Strategy", __name__)
+"""A named strategy: draft, jar and aim codes and the weights that differ from the
+defaults (``Strategy.parse`` reads one from an experiment's ``[strategies.NAME]`` table)."""
 
 
 BUILTIN = {
@@ -147,10 +116,10 @@ def aim_table(sigma: float, spread: int) -> np.ndarray:
 
 def strategy_arrays(strategies: list[Strategy], max_offset: int):
     """Per-player codes, weights and aim tables (``(P, 2, 4 * max_offset + 1)``) for the
-    kernel."""
-    return (np.stack([s.codes for s in strategies]), np.stack([s.params for s in strategies]),
-            np.stack([aim_table(float(s.params[AIM_ERROR]), 2 * max_offset)
-                      for s in strategies]))
+    kernel: the aim tables are worked out here, once per player, from ``aim_error``."""
+    codes, params = Strategy.arrays(strategies)
+    return codes, params, np.stack([aim_table(float(s.params[AIM_ERROR]), 2 * max_offset)
+                                    for s in strategies])
 
 
 # Geometry --------------------------------------------------------------------------------

@@ -10,10 +10,10 @@ from cakesim.engine.tables import Table, read_json
 from cakesim.kits.bench import Benchmarked
 from cakesim.kits.replay import Replayable, Scorable
 from tests.conformance.high_card import kernel
-from tests.conformance.high_card.reference import Strategy, play_game, score
+from tests.conformance.high_card.reference import THRESHOLD, Strategy, play_game, score
 from tests.conformance.high_card.rules import RuleSet, load_rules
 
-BUILTIN = {"keep": Strategy("keep"), "redraw": Strategy("redraw", threshold=6)}
+BUILTIN = {"keep": Strategy("keep"), "redraw": Strategy("redraw", weights=(("threshold", 6.0),))}
 
 
 class HighCard(Game, Replayable, Scorable, Benchmarked):
@@ -50,10 +50,7 @@ class HighCard(Game, Replayable, Scorable, Benchmarked):
         """Seats only differ in who decides first."""
         return SeatName("first player" if seat == 0 else f"seat {seat + 1}")
 
-    def parse_strategy(self, name: str, spec: Table) -> Strategy:
-        """``threshold = N``: throw away cards below N."""
-        spec.only(["threshold"])
-        return Strategy(name, spec.int_in("threshold", 0, 101, 0))
+    parse_strategy = staticmethod(Strategy.parse)
 
     def named_strategy(self, name: str, players: int | None = None,
                        variant: str | None = None) -> Strategy:
@@ -67,7 +64,8 @@ class HighCard(Game, Replayable, Scorable, Benchmarked):
         shape = (games, table.players)
         seat = {"total": np.zeros(shape, np.int16), "win_units": np.zeros(shape, np.int16)}
         game = {"redraws": np.zeros(games, np.int16)}
-        thresholds = np.array([s.threshold for s in table.strategies], dtype=np.int64)
+        (params,) = Strategy.arrays(table.strategies)
+        thresholds = params[:, THRESHOLD].astype(np.int64)
         kernel.play_games(np.uint64(seed), first_game, table.duplicate, table.rules.deck,
                           thresholds, seat["total"], seat["win_units"], game["redraws"])
         return Chunk(first_game, seat, game)

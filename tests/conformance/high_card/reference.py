@@ -5,24 +5,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from cakesim.kits.seating import seat_of_deal, split_win_units
+from cakesim.kits.strategies import StrategySpec
 from tests.conformance.high_card.kernel import WIN_UNITS, deal
 from tests.conformance.high_card.rules import RuleSet
 
-
-@dataclass(frozen=True)
-class Strategy:
-    """Throw a card away when it is below ``threshold`` (0: always keep)."""
-
-    name: str
-    threshold: int = 0
-
-    def vectors(self) -> dict[str, np.ndarray]:
-        """What the kernel reads of this strategy."""
-        return {"threshold": np.array([self.threshold])}
-
-    def describe(self) -> str:
-        """The strategy in words."""
-        return f"throws away cards below {self.threshold}" if self.threshold else "keeps"
+SPEC = StrategySpec(codes={}, parameters={
+    "threshold": (0.0, (0.0, 101.0), "throw away a card below this (0: always keep)")},
+    whole=("threshold",))
+"""A strategy is one weight, read from ``[strategies.NAME]`` tables as ``threshold = 6``."""
+THRESHOLD = SPEC.index("threshold")
+Strategy = SPEC.record("Strategy", __name__)
 
 
 @dataclass
@@ -55,7 +47,7 @@ def play_game(rules: RuleSet, strategies: list[Strategy], seed: int, game: int,
 
 def decide(strategy: Strategy, card: int, cards: list[int], next_card: int) -> tuple[int, int]:
     """Keep ``card``, or throw it away and take the deck's next card."""
-    if card < strategy.threshold:
+    if card < strategy.params[THRESHOLD]:
         return cards[next_card], next_card + 1
     return card, next_card
 

@@ -14,7 +14,7 @@ from cakesim.games.part_du_chef.reference import (
     deal_game,
     score_sheet,
 )
-from cakesim.games.part_du_chef.strategies import PARAMETERS, strategy_arrays
+from cakesim.games.part_du_chef.strategies import PARAMETERS, Strategy
 from cakesim.games.slicing.tabletop import WIN_UNITS
 from tests.games.part_du_chef.conftest import (
     GAME,
@@ -149,6 +149,6 @@ def test_every_player_tied_for_most_scores_the_kind(kept):
 
 
 def test_strategy_arrays_have_one_row_per_player():
-    codes, params = strategy_arrays([GAME.named_strategy(n, 3) for n in STRATEGY_NAMES])
+    codes, params = Strategy.arrays([GAME.named_strategy(n, 3) for n in STRATEGY_NAMES])
     assert codes.shape == (len(STRATEGY_NAMES), 4)
     assert params.shape == (len(STRATEGY_NAMES), len(PARAMETERS))

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from cakesim.engine.seeding import DECISION_STREAM
 from cakesim.games.part_du_chef import kernel, search, steps
 from cakesim.games.part_du_chef.reference import play_game
-from cakesim.games.part_du_chef.strategies import CHOOSER, GREEDY, strategy_arrays
+from cakesim.games.part_du_chef.strategies import CHOOSER, GREEDY, Strategy
 from cakesim.kits.search import decide, search_decision
 from tests.conformance.conftest import assert_parity
 from tests.games.part_du_chef.conftest import GAME, RULES
@@ -94,7 +94,7 @@ def paused_games(players, variant, strategies, seed, game):
     """Game ``game`` of ``seed`` in the kernel, yielded (``Paused``) at every search decision;
     the search then decides, and the game goes on."""
     rules = kernel.table_rules(RULES.for_table(players, variant))
-    codes, params = strategy_arrays(strategies)
+    codes, params = Strategy.arrays(strategies)
     seats = kernel.Strategies(codes, params, codes, params)
     state = kernel.new_state(rules, players)
     scratch = kernel.new_scratch(players, len(RULES.kinds) + 2, RULES.slices_per_pizza,

@@ -62,7 +62,7 @@ def _table_arrays(players, player):
     arrays = table.rules.arrays
     rules = kernel.rule_data(arrays, _cut_masks(arrays["slices_per_cake"],
                                                 arrays["portion_limit"]))
-    codes, params = strategies.strategy_arrays([player] * players)
+    codes, params = strategies.Strategy.arrays([player] * players)
     chances = np.zeros((players, *strategies.chance_table_shape(rules.kind_count.max())))
     for row in range(players):
         strategies.fill_chances(params[row], rules.ties_score, chances[row])

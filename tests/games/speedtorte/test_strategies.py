@@ -12,7 +12,6 @@ from cakesim.games.speedtorte.strategies import (
     NO_SIGNAL,
     Baker,
     named_strategy,
-    parse_strategy,
     signal_stands,
 )
 from tests.games.speedtorte.conftest import RULES
@@ -114,5 +113,5 @@ def test_the_lookahead_cannot_see_where_unseen_pieces_lie():
 
 def test_a_lookahead_weight_that_counts_must_be_whole():
     with pytest.raises(InputError, match=r"samples.*whole number 1 to 64"):
-        parse_strategy("x", Table({"chooser": "lookahead", "samples": 2.5}, "exp.toml",
-                                  "strategies.x"))
+        Baker.parse("x", Table({"chooser": "lookahead", "samples": 2.5}, "exp.toml",
+                               "strategies.x"))
