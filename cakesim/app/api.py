@@ -44,6 +44,7 @@ from cakesim.kits.strategies import tuned_path, tuned_population
 from cakesim.reports.compare import differences, write_comparison
 from cakesim.reports.exploitability import write_exploitability
 from cakesim.reports.report import write_index, write_report
+from cakesim.reports.summary_file import read_summary
 from cakesim.stats.baseline import (
     Baseline,
     Regression,
@@ -83,7 +84,7 @@ class ExperimentResult:
     @property
     def headline(self) -> str:
         """The report's answer in one line (from its ``summary.json``)."""
-        return json.loads((self.report.parent / "summary.json").read_text())["headline"]
+        return read_summary(self.report.parent)["headline"]
 
 
 def simulate(game: str, players: int, strategies=None, games: int = 10_000,

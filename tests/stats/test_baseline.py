@@ -1,6 +1,7 @@
 """Baselines and the regression check: exact reproduction, significant moves, SPRT claims."""
 
 import json
+import lzma
 
 import numpy as np
 import pytest
@@ -8,6 +9,7 @@ import pytest
 from cakesim.app import api
 from cakesim.app.cli import main
 from cakesim.games.piece_o_cake.strategies import PARAMETERS
+from cakesim.reports.summary_file import read_summary
 from cakesim.stats.baseline import format_regression, read_baseline, write_baseline
 from cakesim.stats.intervals import holm, two_sample_p
 
@@ -200,8 +202,11 @@ def test_summary_json_is_strict_and_records_files_and_resolved_strategies(in_tmp
     path = tiny_experiment()
     api.run_experiment(path, games=60, n_jobs=1, progress=False, cache=False,
                        out=in_tmp / "out", sample_size=False)
-    text = (in_tmp / "out" / "summary.json").read_text()
-    summary = json.loads(text, parse_constant=lambda token: pytest.fail(f"bare {token}"))
+    out = in_tmp / "out"
+    for text in ((out / "summary.json").read_bytes(),
+                 lzma.decompress((out / "details.json.xz").read_bytes())):
+        json.loads(text, parse_constant=lambda token: pytest.fail(f"bare {token}"))
+    summary = read_summary(out)
     assert any(name.endswith("rules.toml") and len(sha) == 64
                for name, sha in summary["files"].items())
     resolved = summary["tables"][0]["strategies"][0]["resolved"]
