@@ -24,9 +24,9 @@ def drawn(monkeypatch) -> list[tuple[str, list[str]]]:
     found = []
     save = Figure.savefig
 
-    def checked(fig, path, **options):
-        found.append((Path(path).name, figures.layout_problems(fig)))
-        return save(fig, path, **options)
+    def checked(fig, where, **options):
+        found.append((fig.get_suptitle(), figures.layout_problems(fig)))
+        return save(fig, where, **options)
 
     monkeypatch.setattr(Figure, "savefig", checked)
     return found
