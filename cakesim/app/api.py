@@ -317,7 +317,7 @@ def ci_run(path: str | Path, n_jobs: int = -1, progress: bool = False,
                           experiment.keep_rows, progress) for table, count in pairs]
     tests = [sequential_test(experiment.table_named(c.table), experiment.seed, c, progress)
              for c in experiment.ci.sprt] if sequential else []
-    return make_baseline(experiment, runs, tests, analyse_sections(experiment, runs, n_jobs)), tests
+    return make_baseline(experiment, runs, analyse_sections(experiment, runs, n_jobs)), tests
 
 
 def baseline(path: str | Path, n_jobs: int = -1, progress: bool = False) -> Path:
