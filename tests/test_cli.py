@@ -18,6 +18,7 @@ from cakesim.engine import runner
 from cakesim.engine.numba_cache import CACHE_ENV
 from cakesim.engine.version import __version__
 from cakesim.games import GAMES
+from cakesim.reports.summary_file import read_summary
 
 GOOD = {"players": [{"collected": {"chocolate": 3, "plum": 1}, "eaten": {"strawberry": 2}},
                     {"collected": {"chocolate": 3}, "eaten": {"kiwi": 1}}]}
@@ -101,7 +102,7 @@ def test_run_writes_a_report_and_says_what_it_skipped(tmp_path):
     path = _write(tmp_path, "tiny.toml", EXPERIMENT)
     out = tmp_path / "out"
     assert main(["run", path, "--out", str(out), "--quiet", "--n-jobs", "1"]) == 0
-    summary = json.loads((out / "summary.json").read_text())
+    summary = read_summary(out)
     assert [t["label"] for t in summary["tables"]] == ["3P base greedy",
                                                        "3P compensation greedy",
                                                        "5P base greedy"]
@@ -198,7 +199,7 @@ def test_set_changes_a_rule_for_one_run_and_the_report_records_it(project, capsy
     folder = project / "runs" / "tiny" / "games-100_set-cream.chocolate=2_set-tie_rule=none"
     assert out[-1] == f"wrote {(folder / 'report.md').relative_to(project)}"
     assert out[-2].startswith("took ")
-    summary = json.loads((folder / "summary.json").read_text())
+    summary = read_summary(folder)
     assert out[-3] == summary["headline"]
     assert not (project / "reports").exists()
     changed = summary["config"]["changed_rules"]
@@ -214,7 +215,7 @@ def test_set_changes_a_rule_for_one_run_and_the_report_records_it(project, capsy
     assert main(["run", "tiny", "--games", "100", "--rules", str(folder / "rules.toml"),
                  "--set", "tie_rule=none", "--quiet", "--n-jobs", "1",
                  "--out", str(project / "again")]) == 0
-    again = json.loads((project / "again" / "summary.json").read_text())
+    again = read_summary(project / "again")
     assert again["tables"] == summary["tables"]
     assert again["config"]["changed_rules"]["rules"] == str(folder / "rules.toml")
 
@@ -329,7 +330,7 @@ def test_no_plan_and_a_pilot_that_shrinks_with_the_games(project, capsys):
     assert load_experiment("tiny", games=10).plan.games == 5
     assert main(["run", "tiny", "--no-plan", "--quiet", "--n-jobs", "1",
                  "--out", str(project / "out")]) == 0
-    assert "sample_size" not in json.loads((project / "out" / "summary.json").read_text())
+    assert "sample_size" not in read_summary(project / "out")
 
 
 def test_ctrl_c_keeps_finished_chunks_and_says_how_to_resume(project, capsys, monkeypatch):

@@ -46,6 +46,7 @@ from cakesim.kits.strategies import tuned_path, tuned_population
 from cakesim.reports.compare import differences, write_comparison
 from cakesim.reports.exploitability import write_exploitability
 from cakesim.reports.report import write_index, write_report
+from cakesim.reports.summary_file import read_summary
 from cakesim.stats.baseline import (
     Baseline,
     Regression,
@@ -85,7 +86,7 @@ class ExperimentResult:
     @property
     def headline(self) -> str:
         """The report's answer in one line (from its ``summary.json``)."""
-        return json.loads((self.report.parent / "summary.json").read_text())["headline"]
+        return read_summary(self.report.parent)["headline"]
 
 
 def simulate(game: str, players: int, strategies=None, games: int = 10_000,
@@ -318,7 +319,7 @@ def ci_run(path: str | Path, n_jobs: int = -1, progress: bool = False,
                           experiment.keep_rows, progress) for table, count in pairs]
     tests = [sequential_test(experiment.table_named(c.table), experiment.seed, c, progress)
              for c in experiment.ci.sprt] if sequential else []
-    return make_baseline(experiment, runs, tests, analyse_sections(experiment, runs, n_jobs)), tests
+    return make_baseline(experiment, runs, analyse_sections(experiment, runs, n_jobs)), tests
 
 
 def baseline(path: str | Path, n_jobs: int = -1, progress: bool = False) -> Path:

@@ -1,6 +1,6 @@
-"""Writing an experiment's report: report.md, summary.json, results.parquet and plots."""
+"""Writing an experiment's report: report.md, summary.json and its side file, results.parquet
+and plots."""
 
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -9,7 +9,7 @@ import pandas as pd
 from cakesim.analyses.skill import headline_tables
 from cakesim.engine.contract import Game, ResultKind
 from cakesim.engine.fingerprint import files_in_force, resolved_strategy
-from cakesim.engine.project import shown_path, strict_json
+from cakesim.engine.project import shown_path
 from cakesim.engine.version import __version__
 from cakesim.reports import metrics, team
 from cakesim.reports.answer import Answer, answer
@@ -26,6 +26,7 @@ from cakesim.reports.summaries import (
     seat_verdicts,
     verdict_sentence,
 )
+from cakesim.reports.summary_file import keep_date, read_summary, write_summary
 from cakesim.reports.text import percent, plus_minus, points
 
 
@@ -154,7 +155,8 @@ def write_report(experiment, runs, out: Path, command: str,
     found = answer(experiment.answer, experiment.game, summary, experiment.analyses)
     summary["answer"] = found.as_dict()
     summary["headline"] = found.line
-    (out / "summary.json").write_text(strict_json(summary))
+    keep_date(out, summary)
+    write_summary(out, summary)
     report = out / "report.md"
     items = hooks_of(experiment.game).items_markdown(summary, out)
     report.write_text(_markdown(experiment.game, summary, plot.name, found, extra + items,
@@ -348,7 +350,8 @@ def write_index(root: Path) -> Path:
              "one with `make experiment EXP=name`.", "",
              "| experiment | answer | seed, games per table |", "|---|---|---|"]
     for path in sorted(root.glob("*/summary.json")):
-        summary = json.loads(path.read_text())
+        # The whole summary, side file included: a missing or broken one is named here.
+        summary = read_summary(path)
         answer = summary["headline"]
         games = sorted(set(summary["games_per_table"]))
         lines.append(f"| [{summary['title'] or summary['experiment']}]"

@@ -1,9 +1,12 @@
 """Balance baselines: an experiment's numbers at CI size, and whether any moved since.
 
-``make baseline`` stores, per experiment, every number with its interval, the seed and
-game counts, a hash of the rule sets, strategies (every parameter, defaults included) and
-configuration, a digest of the exact integer sums behind the numbers, and beside it
-(``<experiment>.npz``) every deal's sums of the numbers it gates.
+``make baseline`` stores, per experiment, only what the check reads: in
+``<experiment>.json`` the seed and game counts, a hash of the rule sets, strategies (every
+parameter, defaults included) and configuration, a digest of the exact integer sums behind
+the numbers, the tables' labels and the sections' numbers with their intervals; in
+``<experiment>.npz.xz`` (an ``.npz`` compressed with xz) every deal's sums of the numbers
+it gates, in the smallest integer type that holds them. The gated numbers themselves
+follow from those sums (``Baseline.numbers``) and are not stored twice.
 
 ``make regress`` plays the same CI-sized experiment again. An equal digest means the
 baseline was reproduced bit for bit. Otherwise every number is tested:
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import io
 import json
+import lzma
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +40,7 @@ import numpy as np
 import pandas as pd
 
 from cakesim.engine.errors import InputError
-from cakesim.engine.fingerprint import code_version, digest, files_in_force, table_digest
+from cakesim.engine.fingerprint import code_version, digest, table_digest
 from cakesim.engine.project import baselines_dir, strict_json
 from cakesim.engine.runner import TableRun, pooled_by_deal
 from cakesim.stats.intervals import Estimate, holm, influence_se, ratio_influence, two_sample_p
@@ -135,40 +139,49 @@ class Baseline:
         return gated_ratios(r["tables"], r["items"], r["win_units"], self.arrays,
                             r["item_ratios"])
 
+    def numbers(self) -> dict[str, dict]:
+        """Every gated number: its value, standard error and deals, from the deals' sums."""
+        found = {}
+        for name, (top, bottom) in self.ratios().items():
+            value, influence = ratio_influence(top, bottom)
+            found[name] = {"value": value, "se": influence_se(influence),
+                           "deals": int(influence.size)}
+        return found
 
-def make_baseline(experiment: Experiment, runs: list[TableRun], sprt: list[SprtResult],
+
+def make_baseline(experiment: Experiment, runs: list[TableRun],
                   sections: dict | None = None) -> Baseline:
-    """The baseline of a CI-sized run (with its game-specific sections' numbers)."""
+    """The baseline of a CI-sized run (with its game-specific sections' numbers).
+
+    The sequential tests' results are not kept: the check plays their claims afresh.
+    """
     game = experiment.game
-    arrays = deal_arrays(experiment, runs)
     tables = [{"label": run.table.label, "games_per_deal": run.table.games_per_deal}
               for run in runs]
-    items = list(game.item_names(runs[0].table)) if game.item_ratios else []
     record = {
         "experiment": experiment.name, "code_version": code_version(),
         "seed": experiment.seed, "games_per_table": experiment.table_games,
         "config_hash": config_hash(experiment), "results_digest": results_digest(runs),
         "level": experiment.ci.level, "materiality": experiment.ci.materiality,
-        "files": files_in_force(runs), "win_units": game.win_units, "tables": tables,
-        "items": items, "item_ratios": {k: list(v) for k, v in game.item_ratios.items()},
-        "numbers": {}, "section_numbers": {},
-        "sprt": [r.as_dict() for r in sprt],
+        "win_units": game.win_units, "tables": tables,
+        "items": list(game.item_names(runs[0].table)) if game.item_ratios else [],
+        "item_ratios": {k: list(v) for k, v in game.item_ratios.items()},
+        "section_numbers": {},
     }
-    for name, (top, bottom) in gated_ratios(tables, items, game.win_units, arrays,
-                                            record["item_ratios"]).items():
-        value, influence = ratio_influence(top, bottom)
-        record["numbers"][name] = {"value": value, "se": influence_se(influence),
-                                   "deals": int(influence.size)}
     for name, data in (sections or {}).items():
         for number, e in experiment.analyses[name].numbers(data).items():
-            record["section_numbers"][number] = {
-                **e, "se": Estimate(**e).se}
-    return Baseline(record, arrays)
+            record["section_numbers"][number] = {**e, "se": Estimate(**e).se}
+    return Baseline(record, deal_arrays(experiment, runs))
 
 
 def baseline_path(name: str) -> Path:
     """The project's ``reports/baselines/<experiment>.json``."""
     return baselines_dir() / f"{name}.json"
+
+
+def deals_path(path: Path) -> Path:
+    """Where the deals' sums of the baseline record ``path`` are: ``<experiment>.npz.xz``."""
+    return path.with_suffix(".npz.xz")
 
 
 def write_baseline(baseline: Baseline, path: Path) -> None:
@@ -177,28 +190,41 @@ def write_baseline(baseline: Baseline, path: Path) -> None:
     path.write_text(strict_json(baseline.record))
     smallest = {k: v.astype(np.min_scalar_type(-int(np.abs(v).max()) - 1))
                 if v.dtype.kind == "i" and v.size else v for k, v in baseline.arrays.items()}
+    # An uncompressed .npz (its members dated 1980, so the bytes follow from the arrays)
+    # compressed whole by xz: the sums of tables that share deals compress together, and
+    # a member's headers cost a few bytes instead of a few hundred.
     buffer = io.BytesIO()
-    np.savez_compressed(buffer, **smallest)
-    path.with_suffix(".npz").write_bytes(buffer.getvalue())
+    np.savez(buffer, **smallest)
+    deals_path(path).write_bytes(lzma.compress(buffer.getvalue()))
+    path.with_suffix(".npz").unlink(missing_ok=True)
 
 
 def read_baseline(path: Path) -> Baseline:
-    """A stored baseline; missing or unreadable is an InputError."""
-    try:
-        record = json.loads(path.read_text())
-        with np.load(path.with_suffix(".npz")) as stored:
-            arrays = {k: stored[k].astype(np.float64) for k in stored.files}
-    except FileNotFoundError as error:
-        raise InputError(str(error.filename or path), "", "no baseline; run `make baseline` "
-                                                          "and commit it") from None
-    except json.JSONDecodeError as error:
-        raise InputError(str(path), "", f"not valid JSON: {error}") from None
-    except (OSError, ValueError) as error:
-        raise InputError(str(path.with_suffix(".npz")), "", f"unreadable: {error}") from None
-    if "tables" not in record or "item_ratios" not in record:
+    """A stored baseline; missing or unreadable is an InputError naming the file."""
+    record = _read(path, json.loads)
+    arrays = _read(deals_path(path), _unpacked)
+    if not isinstance(record, dict) or "tables" not in record or "item_ratios" not in record:
         raise InputError(str(path), "tables", "a baseline of an older cakesim; run "
                                               "`make baseline` and commit it")
     return Baseline(record, arrays)
+
+
+def _read(path: Path, parse):
+    """``parse`` of the bytes of one of a baseline's files."""
+    try:
+        return parse(path.read_bytes())
+    except FileNotFoundError:
+        raise InputError(str(path), "", "no baseline; run `make baseline` and commit "
+                                        "it") from None
+    # Bad JSON or a bad .npz is a ValueError; a truncated or foreign xz, an LZMAError.
+    except (OSError, ValueError, EOFError, lzma.LZMAError) as error:
+        raise InputError(str(path), "", f"unreadable: {error}") from None
+
+
+def _unpacked(packed: bytes) -> dict[str, np.ndarray]:
+    """The deals' sums in ``<experiment>.npz.xz``'s bytes, as floats for the arithmetic."""
+    with np.load(io.BytesIO(lzma.decompress(packed))) as stored:
+        return {k: stored[k].astype(np.float64) for k in stored.files}
 
 
 @dataclass
@@ -242,8 +268,8 @@ def compare(baseline: Baseline, now: Baseline, sprt: list[SprtResult]) -> Regres
         if failing:
             problems.append(f"{failing} number(s) moved significantly (Holm-adjusted p <= "
                             f"{before['level']:g}) and materially (see the table)")
-    names = set(before["numbers"]) | set(before.get("section_numbers", {}))
-    names_now = set(after["numbers"]) | set(after["section_numbers"])
+    names = set(baseline.ratios()) | set(before["section_numbers"])
+    names_now = set(now.ratios()) | set(after["section_numbers"])
     missing = sorted(names ^ names_now)
     if missing:
         problems.append(f"numbers added or removed since the baseline: {', '.join(missing)}")

@@ -1,6 +1,5 @@
 """The chunk cache: a restarted run reuses finished chunks and gets the same result."""
 
-import json
 import os
 import signal
 import subprocess
@@ -16,6 +15,7 @@ from cakesim.app.experiment import load_experiment
 from cakesim.engine.cache import ChunkCache
 from cakesim.engine.runner import run_table
 from cakesim.games import GAMES
+from cakesim.reports.summary_file import read_summary
 from cakesim.stats.baseline import results_digest
 from tests.games.piece_o_cake.conftest import table_of
 
@@ -137,8 +137,8 @@ def test_every_experiment_reruns_from_the_cache_with_identical_totals(tmp_path, 
             for kind in ("seat", "player", "game", "item"):
                 for metric, values in getattr(a.by_deal, kind).items():
                     assert np.array_equal(values, getattr(b.by_deal, kind)[metric])
-    first = json.loads((tmp_path / "played" / "summary.json").read_text())
-    second = json.loads((tmp_path / "cached" / "summary.json").read_text())
+    first = read_summary(tmp_path / "played")
+    second = read_summary(tmp_path / "cached")
     for summary in (first, second):
         summary.pop("written")
         summary.pop("command", None)

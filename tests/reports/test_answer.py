@@ -1,6 +1,5 @@
 """The answer a report opens with: what each kind says, in words, from a summary."""
 
-import json
 from pathlib import Path
 
 import pytest
@@ -9,6 +8,7 @@ from cakesim.app.experiment import load_experiment
 from cakesim.engine.errors import InputError
 from cakesim.reports import answer, contrasts, skill
 from cakesim.reports.answer import seat_bias, win_rate, worst_seat
+from cakesim.reports.summary_file import read_summary
 
 
 def _estimate(value: float, half: float = 0.01) -> dict:
@@ -116,8 +116,7 @@ def test_the_contrast_answer_groups_pairs_by_what_they_compare():
 
 
 def test_skill_robustness_can_be_the_answer():
-    summary = json.loads((Path(__file__).parents[2] / "reports" / "first_player_bias"
-                          / "summary.json").read_text())
+    summary = read_summary(Path(__file__).parents[2] / "reports" / "first_player_bias")
     data = summary["sections"]["skill"]
     found = skill.answer(data, summary)
     assert [row[0] for row in found.rows] == data["strengths"]

@@ -1,7 +1,6 @@
 """Every report plot reads at a glance: titles and legends inside the figure, no legend
 over the data. Drawn from the committed reports' summaries, as `cakesim run` draws them."""
 
-import json
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ from cakesim.games.speedtorte.report import plot_cards
 from cakesim.games.speedtorte.tuning import DEFAULT_TARGETS
 from cakesim.reports import contrasts, figures, ladder, skill, team
 from cakesim.reports.report import plot_seat_win_share
+from cakesim.reports.summary_file import read_summary
 
 REPORTS = Path(__file__).parents[2] / "reports"
 SUMMARIES = sorted(p for p in REPORTS.glob("*/summary.json") if p.parent.name != "exploitability")
@@ -24,9 +24,9 @@ def drawn(monkeypatch) -> list[tuple[str, list[str]]]:
     found = []
     save = Figure.savefig
 
-    def checked(fig, path, **options):
-        found.append((Path(path).name, figures.layout_problems(fig)))
-        return save(fig, path, **options)
+    def checked(fig, where, **options):
+        found.append((fig.get_suptitle(), figures.layout_problems(fig)))
+        return save(fig, where, **options)
 
     monkeypatch.setattr(Figure, "savefig", checked)
     return found
@@ -34,7 +34,7 @@ def drawn(monkeypatch) -> list[tuple[str, list[str]]]:
 
 @pytest.mark.parametrize("path", SUMMARIES, ids=lambda p: p.parent.name)
 def test_every_report_plot_keeps_titles_and_legends_readable(path, tmp_path, drawn):
-    summary = json.loads(path.read_text())
+    summary = read_summary(path)
     if summary["result_kind"] == "seats":
         plot_seat_win_share(summary, tmp_path / "seats.png")
     else:

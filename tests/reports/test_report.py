@@ -1,17 +1,17 @@
 """Reports: the headline answer, the sample-size section and the index of all reports."""
 
-import json
 
 from cakesim.app.api import run_experiment
 from cakesim.app.cli import main
 from cakesim.reports.report import write_index
+from cakesim.reports.summary_file import read_summary
 
 
 def test_the_index_lists_every_report_with_its_headline(tmp_path, tiny_experiment):
     path = tiny_experiment(games=600, extra="\n[plan]\npilot_games = 300\n")
     result = run_experiment(path, n_jobs=1, progress=False, cache=False,
                             out=tmp_path / "reports" / "tiny")
-    summary = json.loads((tmp_path / "reports" / "tiny" / "summary.json").read_text())
+    summary = read_summary(tmp_path / "reports" / "tiny")
     gap = summary["tables"][0]["seats"][0]["verdict"]["gap"]["value"]
     assert summary["headline"].startswith("First waiter against fair, greedy-balanced: 3P "
                                           f"{100 * gap:+.1f} pp")

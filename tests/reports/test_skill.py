@@ -1,7 +1,6 @@
 """The ``[skill]`` section: its verdicts in words, and a small run end to end (rows,
 numbers recomputed from the games, report, plot and baseline)."""
 
-import json
 
 import numpy as np
 import pandas as pd
@@ -10,6 +9,7 @@ import pytest
 from cakesim.app.api import ci_run, run_experiment
 from cakesim.games import game_named
 from cakesim.reports import skill
+from cakesim.reports.summary_file import read_summary
 
 
 def _gap(value: float, half: float = 0.01) -> dict:
@@ -98,7 +98,7 @@ def ran(tmp_path_factory):
     path = folder / "skilled.toml"
     path.write_text(EXPERIMENT)
     result = run_experiment(path, n_jobs=1, progress=False, cache=False, out=folder / "out")
-    return result, json.loads((folder / "out" / "summary.json").read_text())
+    return result, read_summary(folder / "out")
 
 
 def _shares(rows: pd.DataFrame) -> pd.Series:

@@ -1,7 +1,10 @@
 """Baselines and the regression check: exact reproduction, significant moves, SPRT claims."""
 
 import dataclasses
+import io
 import json
+import lzma
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -9,8 +12,17 @@ import pytest
 from cakesim.app import api
 from cakesim.app.cli import main
 from cakesim.games.piece_o_cake.strategies import PARAMETERS
-from cakesim.stats.baseline import format_regression, read_baseline, write_baseline
+from cakesim.reports.summary_file import read_summary
+from cakesim.stats.baseline import (
+    Baseline,
+    deals_path,
+    format_regression,
+    read_baseline,
+    write_baseline,
+)
 from cakesim.stats.intervals import holm, two_sample_p
+
+REPORTS = Path(__file__).parents[2] / "reports"
 
 
 @pytest.fixture
@@ -37,8 +49,8 @@ def test_a_baseline_is_reproduced_bit_for_bit(in_tmp, tiny_experiment):
     written = api.baseline(path, n_jobs=1)
     record = json.loads(written.read_text())
     assert record["games_per_table"] == [600] * 4 and record["seed"] == 5
-    assert "4P base greedy-balanced | seat 1 win share" in record["numbers"]
-    assert written.with_suffix(".npz").stat().st_size < 20_000
+    assert "4P base greedy-balanced | seat 1 win share" in read_baseline(written).numbers()
+    assert deals_path(written).stat().st_size < 20_000
     result = api.regress(path, n_jobs=2)
     assert result.identical and not result.failed
     assert "reproduced bit for bit" in format_regression(result)
@@ -143,6 +155,49 @@ def test_regress_exits_1_on_a_move_and_2_without_a_baseline(in_tmp, tiny_experim
     assert main(["regress", path, "--n-jobs", "1"]) == 0
 
 
+def test_the_deals_sums_round_trip_in_their_smallest_integers(tmp_path):
+    arrays = {"0/seat/win_units": np.array([[12, 0], [6, 6]]),
+              "0/seat/total": np.array([[300, -2], [40, 41]]), "0/game/won": np.ones(2)}
+    record = {"tables": [{"label": "2P", "games_per_deal": 1}], "item_ratios": {}}
+    path = tmp_path / "tiny.json"
+    path.with_suffix(".npz").write_bytes(b"an older baseline's sums")
+    write_baseline(Baseline(record, arrays), path)
+    first = deals_path(path).read_bytes()
+    write_baseline(Baseline(record, arrays), path)
+    assert deals_path(path).read_bytes() == first and deals_path(path).name == "tiny.npz.xz"
+    assert not path.with_suffix(".npz").exists()
+    with np.load(io.BytesIO(lzma.decompress(first))) as stored:
+        assert [stored[k].dtype.name for k in stored.files] == ["int8", "int16", "float64"]
+    back = read_baseline(path)
+    assert back.record == record
+    assert all(np.array_equal(back.arrays[k], v) for k, v in arrays.items())
+
+
+@pytest.mark.parametrize(("damage", "says"), [
+    (lambda deals: deals.write_bytes(b"not xz"), "unreadable"),
+    (lambda deals: deals.write_bytes(lzma.compress(b"not an npz")), "unreadable"),
+    (lambda deals: deals.unlink(), "no baseline; run `make baseline`"),
+])
+def test_a_broken_deals_file_is_named_and_regress_exits_2(in_tmp, tiny_experiment, capsys,
+                                                          damage, says):
+    path = str(tiny_experiment())
+    record = in_tmp / "reports" / "baselines" / "tiny.json"
+    write_baseline(Baseline({"tables": [], "item_ratios": {}}, {}), record)
+    damage(deals_path(record))
+    assert main(["regress", path]) == 2
+    err = capsys.readouterr().err
+    assert str(deals_path(record)) in err and says in err and "Traceback" not in err
+
+
+def test_every_committed_baseline_reads_with_its_numbers():
+    paths = sorted(REPORTS.glob("baselines/*.json"))
+    assert len(paths) == len(list(REPORTS.glob("baselines/*.npz.xz"))) > 0
+    assert not list(REPORTS.glob("baselines/*.npz"))
+    for path in paths:
+        stored = read_baseline(path)
+        assert stored.numbers() and set(stored.numbers()) == set(stored.ratios()), path
+
+
 def test_an_experiment_without_a_ci_section_cannot_be_checked(in_tmp, tiny_experiment, capsys):
     text = tiny_experiment().read_text()
     bare = in_tmp / "bare.toml"
@@ -203,8 +258,11 @@ def test_summary_json_is_strict_and_records_files_and_resolved_strategies(in_tmp
     path = tiny_experiment()
     api.run_experiment(path, games=60, n_jobs=1, progress=False, cache=False,
                        out=in_tmp / "out", sample_size=False)
-    text = (in_tmp / "out" / "summary.json").read_text()
-    summary = json.loads(text, parse_constant=lambda token: pytest.fail(f"bare {token}"))
+    out = in_tmp / "out"
+    for text in ((out / "summary.json").read_bytes(),
+                 lzma.decompress((out / "details.json.xz").read_bytes())):
+        json.loads(text, parse_constant=lambda token: pytest.fail(f"bare {token}"))
+    summary = read_summary(out)
     assert any(name.endswith("rules.toml") and len(sha) == 64
                for name, sha in summary["files"].items())
     resolved = summary["tables"][0]["strategies"][0]["resolved"]

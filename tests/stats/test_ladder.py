@@ -1,6 +1,5 @@
 """Strategy ladders (win matrix, Bradley-Terry, Elo) and paired contrasts, on any game."""
 
-import json
 import math
 
 import numpy as np
@@ -11,6 +10,7 @@ from hypothesis import strategies as st
 from cakesim.app.api import run_experiment
 from cakesim.games import game_named
 from cakesim.reports.ladder import numbers
+from cakesim.reports.summary_file import read_summary
 from cakesim.stats.intervals import mean_of, ratio_by_deal, wilson
 from cakesim.stats.ladder import (
     ELO_SCALE,
@@ -282,8 +282,7 @@ def test_a_round_robin_ladder_and_a_contrast_in_one_report(tmp_path):
     assert "copy plays as greedy-balanced at 2 players: merged." in text
     assert text.index("### Head to head") < text.index("### Elo ratings")
     assert "**Fit:** deviance" in text
-    ladder = json.loads(result.report.parent.joinpath("summary.json").read_text())[
-        "sections"]["ladder"]
+    ladder = read_summary(result.report.parent)["sections"]["ladder"]
     assert ladder["strategies"] == ["greedy-balanced", "random", "eater"]
     assert {s["table"] for s in ladder["skipped_tables"]} == {
         "2P base greedy-balanced vs copy", "2P base random vs copy", "2P base eater vs copy"}
@@ -346,7 +345,7 @@ def test_a_ladder_at_two_and_three_players_against_a_field(tmp_path):
     assert labels[3:5] == ["3P base greedy-balanced vs field of greedy-deny",
                            "3P base greedy-balanced vs field of random"]
     assert len(labels) == 3 + 6
-    section = json.loads((tmp_path / "summary.json").read_text())["sections"]["ladder"]
+    section = read_summary(tmp_path)["sections"]["ladder"]
     assert list(section["by_players"]) == ["2", "3"] and section["players"] == 2
     three = section["by_players"]["3"]
     names = three["strategies"]

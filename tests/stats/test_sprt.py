@@ -101,7 +101,8 @@ def test_the_sequential_test_accepts_a_real_deficit_and_rejects_a_false_advantag
 def test_a_rejected_claim_fails_the_check(greedy_table):
     record = {"experiment": "x", "results_digest": "d", "config_hash": "h",
               "code_version": "v", "seed": 1, "games_per_table": [], "tables": [],
-              "numbers": {}, "section_numbers": {}, "level": 0.01}
+              "win_units": 1, "items": [], "item_ratios": {}, "section_numbers": {},
+              "level": 0.01}
     tested = sequential_test(greedy_table, 1, CLAIMS["advantage"])
     result = compare(Baseline(record, {}), Baseline(dict(record), {}), [tested])
     assert result.failed and "claim rejected" in result.problems[0]

@@ -1,11 +1,11 @@
 """The ``[tiers]`` section: the tiers side by side, the solver's bound, the rank check."""
 
-import json
 
 import pytest
 
 from cakesim.app.api import run_experiment
 from cakesim.app.cli import main
+from cakesim.reports.summary_file import read_summary
 
 
 @pytest.fixture
@@ -55,7 +55,7 @@ def test_the_tier_section_of_a_small_experiment(tmp_path, tiny_tier_experiment):
     assert "## Skill tiers: does the answer depend on the bakers?" in text
     assert "| Meister 1P signals |" in text and "lookahead minus team" in text
     assert "rank correlation" in text and (tmp_path / "report" / "tiers.png").exists()
-    section = json.loads((tmp_path / "report" / "summary.json").read_text())["sections"]
+    section = read_summary(tmp_path / "report")["sections"]
     tiers = section["tiers"]
     by_players = {s["players"]: s for s in tiers["settings"]}
     # The solver's bound on the first deals: the tiers never win a deal it cannot.
