@@ -37,6 +37,17 @@ class Colours:
         return self.given[name]
 
 
+def error_bars(estimates: list[dict]) -> list[list[float]]:
+    """Matplotlib's ``yerr`` (below, above) in percent of a list of estimates (``value``,
+    ``low``, ``high`` as shares), never negative.
+
+    An interval may end a rounding error inside its own estimate (Wilson's lower end at a
+    share of 0 is 7e-18, not 0); matplotlib refuses a negative error bar.
+    """
+    return [[100 * max(e["value"] - e["low"], 0) for e in estimates],
+            [100 * max(e["high"] - e["value"], 0) for e in estimates]]
+
+
 def new_figure(rows: int = 1, columns: int = 1, **options) -> tuple[Figure, object]:
     """A figure with a grid of axes; layout options as in ``pyplot.subplots``.
 

@@ -13,7 +13,13 @@ from cakesim.engine.project import shown_path
 from cakesim.engine.version import __version__
 from cakesim.reports import metrics, team
 from cakesim.reports.answer import Answer, answer
-from cakesim.reports.figures import Colours, legend_outside, new_figure, save_figure
+from cakesim.reports.figures import (
+    Colours,
+    error_bars,
+    legend_outside,
+    new_figure,
+    save_figure,
+)
 from cakesim.reports.hooks import hooks_of
 from cakesim.reports.html import write_html, write_index_html
 from cakesim.reports.metrics import plot_score_by_round, table_metrics, trajectories
@@ -182,10 +188,8 @@ def plot_seat_win_share(summary: dict, path: Path) -> Path:
             shares = [s["win_share"] for s in t["seats"]]
             x = [seat + (i - (len(tables) - 1) / 2) * width for seat in range(players)]
             y = [100 * s["value"] for s in shares]
-            err = [[100 * (s["value"] - s["low"]) for s in shares],
-                   [100 * (s["high"] - s["value"]) for s in shares]]
-            ax.bar(x, y, width, yerr=err, capsize=2, color=colours[_kind(t)], alpha=0.9,
-                   label=_kind(t), hatch="//" if t["control"] else None)
+            ax.bar(x, y, width, yerr=error_bars(shares), capsize=2, color=colours[_kind(t)],
+                   alpha=0.9, label=_kind(t), hatch="//" if t["control"] else None)
         ax.axhline(100 / players, color="black", linestyle="--", linewidth=1,
                    label="fair share")
         names = [s["name"].replace(" ", "\n", 1) for s in tables[0]["seats"]]

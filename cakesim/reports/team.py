@@ -9,7 +9,14 @@ What a game reports per item (e.g. per order card) comes from its own hooks.
 from pathlib import Path
 
 from cakesim.engine.runner import TableRun
-from cakesim.reports.figures import PALETTE, Colours, legend_outside, new_figure, save_figure
+from cakesim.reports.figures import (
+    PALETTE,
+    Colours,
+    error_bars,
+    legend_outside,
+    new_figure,
+    save_figure,
+)
 from cakesim.reports.hooks import ReportColumn
 from cakesim.reports.summaries import game_summary
 from cakesim.reports.text import percent, plus_minus, points
@@ -69,10 +76,9 @@ def plot_win_rate(summary: dict, path: Path, targets: dict[str, float]) -> Path:
     for k, (name, marks) in enumerate(series.items()):
         x = [p[0] for p in marks]
         y = [100 * p[1]["value"] for p in marks]
-        err = [[100 * max(p[1]["value"] - p[1]["low"], 0) for p in marks],
-               [100 * max(p[1]["high"] - p[1]["value"], 0) for p in marks]]
-        ax.errorbar(x, y, yerr=err, capsize=3, marker="o", markersize=3, label=name,
-                    color=colours[name], linestyle=styles[k // len(PALETTE) % len(styles)])
+        ax.errorbar(x, y, yerr=error_bars([p[1] for p in marks]), capsize=3, marker="o",
+                    markersize=3, label=name, color=colours[name],
+                    linestyle=styles[k // len(PALETTE) % len(styles)])
     options = list(dict.fromkeys(_primary(t) for t in summary["tables"]))
     shown = [(k, targets[o]) for k, o in enumerate(options) if o in targets]
     for k, (position, rate) in enumerate(shown):

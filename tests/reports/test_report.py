@@ -37,3 +37,39 @@ def test_plan_and_sprt_on_the_command_line(tiny_experiment, capsys):
     assert "seat 1: deficit of at least 5.0 pp" in capsys.readouterr().out
     assert main(["sprt", path, "--table", "2P", "--delta", "0.05"]) == 2
     assert "no table '2P'" in capsys.readouterr().err
+
+
+NEVER_WINS = """
+[experiment]
+name = "never_wins"
+question = "Does random play ever win against the tuned bot?"
+game = "piece-o-cake"
+seed = 3
+games = 60
+
+[skill]
+enabled = false
+
+[strategies.tuned]
+builtin = "tuned"
+
+[strategies.random]
+chooser = "random"
+cutter = "random"
+
+[[tables]]
+players = 2
+seats = ["random", "tuned"]
+"""
+
+
+def test_a_seat_that_never_wins_is_reported_and_plotted(tmp_path):
+    # Wilson's lower end at a share of 0 is a rounding error above 0: the plot's error bar
+    # must not come out negative (matplotlib refuses it).
+    path = tmp_path / "never_wins.toml"
+    path.write_text(NEVER_WINS)
+    out = tmp_path / "out"
+    assert main(["run", str(path), "--out", str(out), "--quiet", "--n-jobs", "1"]) == 0
+    seat = read_summary(out)["tables"][0]["seats"][0]["win_share"]
+    assert seat["value"] == 0.0
+    assert (out / "seat_win_share.png").is_file()
