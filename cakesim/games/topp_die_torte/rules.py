@@ -50,6 +50,9 @@ VARIANTS = ("base", "no-die", "no-exchange", *(f"blank-{f}" for f in range(1, FA
 face blank, with the first placer rotating, with a scarce cube supply, and with both."""
 MAX_SLOTS = 40
 TILE_COLUMNS = ["id", "slots", "sugar", "golden"]
+DIGITS = tuple("0123456789")
+"""The counts a tile or die face may give, 0 to 9, as written: ``str.isdigit`` would also
+pass digits such as ``²``, which ``int`` then refuses."""
 
 
 @dataclass(frozen=True)
@@ -306,7 +309,7 @@ def _tiles(rows: list[dict[str, str]], source: str, letters: tuple[str, ...], sl
         symbols = [0] * len(letters)
         for item in row["sugar"].split():
             letter, count = item[:1], item[1:]
-            if letter not in letters or not count.isdigit() or not 1 <= int(count) <= 9:
+            if letter not in letters or count not in DIGITS[1:]:
                 raise InputError(source, f"{where}.sugar",
                                  f"{item!r} is not allowed; allowed: a colour letter "
                                  f"({''.join(letters)}) and 1 to 9 symbols, e.g. P2, "
@@ -316,7 +319,7 @@ def _tiles(rows: list[dict[str, str]], source: str, letters: tuple[str, ...], sl
                                                            "twice; allowed: once per stripe")
             symbols[letters.index(letter)] = int(count)
         text_golden = row["golden"].strip()
-        if not text_golden.isdigit() or int(text_golden) > 9:
+        if text_golden not in DIGITS:
             raise InputError(source, f"{where}.golden", f"{text_golden!r} is not allowed; "
                                                         "allowed: 0 to 9 golden symbols")
         ids.append(tile_id)
@@ -330,7 +333,7 @@ def _tiles(rows: list[dict[str, str]], source: str, letters: tuple[str, ...], sl
 def _face(table: Table, index: int, text) -> tuple[int, int]:
     """A die face ``kind:amount``, e.g. ``cube:2``."""
     kind, _, amount = str(text).partition(":")
-    if kind not in FACE_KINDS or not amount.isdigit() or not 0 <= int(amount) <= 9:
+    if kind not in FACE_KINDS or amount not in DIGITS:
         raise table.error(f"faces[{index}]", f"{text!r} is not allowed; allowed: kind:amount "
                                              f"with kind one of {', '.join(FACE_KINDS)} and "
                                              "amount 0 to 9, e.g. cube:2")

@@ -43,6 +43,8 @@ def _rules_error(change=None, change_tiles=None) -> InputError:
     (lambda d: d["die"].update(faces=["cube:1", "star", *d["die"]["faces"][2:]]),
      "die.faces[1]"),
     (lambda d: d["die"]["faces"].pop(), "die.faces"),
+    # A superscript two passes str.isdigit, and int() refuses it.
+    (lambda d: d["die"].update(faces=["cube:\u00b2", *d["die"]["faces"][1:]]), "die.faces[0]"),
     (lambda d: d["jars"].update(metal=["bronze", "silver", "platinum"]), "jars.metal"),
     (lambda d: d["chips"]["gold"].update(counts=[7, 8]), "chips.gold.counts"),
     (lambda d: d["cubes"].update(supply=[18, 18, 18, 18]), "cubes.supply"),
@@ -69,6 +71,8 @@ def _set(row: int, column: str, value: str):
     (_set(0, "sugar", "B0"), "row 2.sugar", "'B0' is not allowed"),
     (_set(0, "sugar", "B1 B2"), "row 2.sugar", "listed twice"),
     (_set(0, "golden", "yes"), "row 2.golden", "'yes' is not allowed"),
+    (_set(0, "golden", "\u00b2"), "row 2.golden", "'²' is not allowed"),
+    (_set(0, "sugar", "B\u00b2"), "row 2.sugar", "'B²' is not allowed"),
     (_set(1, "id", "T01"), "row 3.id", "repeats"),
     (lambda rows: rows.__delitem__(slice(27, None)), "tiles", "27 tiles"),
 ])
