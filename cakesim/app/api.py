@@ -273,6 +273,12 @@ def plan(path: str | Path, half_width: float | None = None, effect: float | None
     experiment = load_experiment(str(path), seed=seed)
     if (half_width is None) == (effect is None):
         raise ValueError("give exactly one of half_width and effect")
+    if experiment.game.result_kind is not ResultKind.SEATS:
+        # The planner sizes a seat's win share, which a team game does not have.
+        raise InputError("cakesim plan", "experiment",
+                         f"{experiment.name} plays {experiment.game.name}, which all players "
+                         "win or lose together: there is no seat's win share to plan for; "
+                         "allowed: an experiment of a game with seats")
     games = pilot_games or (experiment.plan.games if experiment.plan else 4000)
     question = Question(half_width=half_width, effect=effect, power=power)
     own = [table for table, _ in _own(experiment)]

@@ -39,6 +39,13 @@ def test_plan_and_sprt_on_the_command_line(tiny_experiment, capsys):
     assert "no table '2P'" in capsys.readouterr().err
 
 
+def test_plan_refuses_a_team_game_in_one_line(capsys):
+    assert main(["plan", "order_card_difficulty", "--half-width", "0.05", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "cakesim plan: experiment:" in err and "no seat's win share" in err
+    assert "Traceback" not in err
+
+
 NEVER_WINS = """
 [experiment]
 name = "never_wins"
