@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cakesim.engine.tables import Table
+from cakesim.games.topp_die_torte.rules import VARIANTS
 from cakesim.reports.answer import Answer
 from cakesim.reports.text import points
 from cakesim.stats.intervals import Estimate, holm, paired_difference, two_sample_p
@@ -31,9 +32,9 @@ class ValuesQuestion:
 
 
 def parse(table: Table) -> ValuesQuestion:
-    """``[values]``: ``base`` (default ``base``)."""
+    """``[values]``: ``base`` (default ``base``), one of the game's variants."""
     table.only(["base"])
-    return ValuesQuestion(table.get("base", str, "base"))
+    return ValuesQuestion(table.get("base", str, "base", VARIANTS))
 
 
 def _part(table) -> str:

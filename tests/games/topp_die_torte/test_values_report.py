@@ -5,6 +5,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from cakesim.engine.errors import InputError
+from cakesim.engine.tables import Table
 from cakesim.games.topp_die_torte import values_report
 from cakesim.games.topp_die_torte.game import GAME
 
@@ -47,3 +49,9 @@ def test_a_variant_without_its_base_table_is_left_out():
                                  values_report.ValuesQuestion("base"))
     assert data["values"] == []
     assert "No variant" in values_report.headline(data)
+
+
+def test_a_base_that_is_no_variant_names_the_key_and_the_variants():
+    with pytest.raises(InputError) as error:
+        values_report.parse(Table({"base": "turbo"}, "exp.toml", "values"))
+    assert error.value.key == "values.base" and "'no-die'" in error.value.message
