@@ -126,6 +126,8 @@ def test_replay_prints_a_readable_game():
      "--variant: compensation: not played at 2 players; allowed: base, joker, 2-rounds"),
     (["exploit", "part-du-chef", "--players", "2", "--strategy", "cheater"],
      "strategy: cheater: unknown strategy; built in: random"),
+    (["exploit", "piece-o-cake", "--players", "9", "--strategy", "tuned"],
+     "--players: players: 9 is not allowed"),
     (["tune", "piece-o-cake", "--players", "2", "3", "--out", "both.toml"],
      "--out: both.toml: one file holds one tuning"),
 ])

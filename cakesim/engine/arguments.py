@@ -139,11 +139,14 @@ def flag_errors(flag: str, key: str | None = None) -> Iterator[None]:
     (and ``key`` in place of the error's key, ``""`` for none).
 
     A value typed on the command line is checked by the same code that reads files; its
-    error should point at the flag the person typed, not at a file they never opened.
+    error should point at the flag the person typed, not at a file they never opened. An
+    error that already names a flag (``--players``) keeps it.
     """
     try:
         yield
     except InputError as error:
+        if error.source.startswith("--"):
+            raise
         raise InputError(flag, error.key if key is None else key, error.message) from None
 
 
