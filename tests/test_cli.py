@@ -272,6 +272,22 @@ def test_new_writes_an_experiment_that_runs_and_never_overwrites(project, capsys
     assert (project / "experiments" / "tiny.toml").read_text() == EXPERIMENT
 
 
+@pytest.mark.parametrize("name", ["", "../../x", 'a"b', "two\nlines", "back\\slash"])
+def test_new_refuses_a_name_that_is_no_folder_name(project, name, capsys):
+    before = sorted(project.rglob("*"))
+    assert main(["new", name, "--game", "piece-o-cake"]) == 2
+    assert "cakesim new: name:" in capsys.readouterr().err
+    assert sorted(project.rglob("*")) == before
+
+
+@pytest.mark.parametrize("name", ["../../x", ""])
+def test_an_experiment_name_that_leaves_its_folder_is_refused(project, name, capsys):
+    path = project / "experiments" / "tiny.toml"
+    path.write_text(path.read_text().replace('name = "tiny"', f"name = {name!r}"))
+    assert main(["run", "tiny", "--games", "20", "--quiet"]) == 2
+    assert "experiment.name:" in capsys.readouterr().err
+
+
 def test_compare_pairs_every_seat_by_deal(project, capsys):
     assert main(["compare", "tiny", "--set", "tie_rule=none", "--games", "200", "--quiet",
                  "--n-jobs", "1"]) == 0

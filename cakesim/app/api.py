@@ -16,6 +16,7 @@ from cakesim.app.experiment import (
     NO_CHANGES,
     Experiment,
     RuleChanges,
+    checked_name,
     experiment_paths,
     load_experiment,
 )
@@ -365,7 +366,10 @@ def new_experiment(name: str, game: str) -> Path:
     g = game_named(game)
     path = Path(name)
     if path.suffix != ".toml":
+        checked_name(name, "cakesim new", "name")
         path = (find_root() or Path.cwd()) / EXPERIMENTS / f"{name}.toml"
+    # The file's stem is the experiment's name, written into it as a TOML string.
+    checked_name(path.stem, "cakesim new", "name")
     if path.exists():
         raise InputError("experiment", name, f"{shown_path(path)} exists already; choose "
                                              "another name (nothing was overwritten)")

@@ -18,6 +18,7 @@ and its errors name the flag.
 
 import hashlib
 import itertools
+import re
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -91,6 +92,20 @@ class RuleChanges:
 
 NO_CHANGES = RuleChanges()
 """The experiment's rule set as its file says."""
+
+
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+"""An experiment's name: it becomes a folder (``reports/NAME``, ``runs/NAME``) and a TOML
+string, so letters, digits, ``_``, ``.`` and ``-``, starting with a letter or a digit."""
+
+
+def checked_name(name: str, source: str, key: str) -> str:
+    """``name`` if it may name an experiment (``NAME``); an InputError naming ``key``."""
+    if not NAME.fullmatch(name):
+        raise InputError(source, key, f"{name!r} is not allowed; allowed: letters, digits, "
+                                      "'_', '.' and '-', starting with a letter or a digit "
+                                      "(it names the report's folder)")
+    return name
 
 
 @dataclass(frozen=True)
@@ -281,7 +296,9 @@ def load_experiment(name_or_path: str, games: int | None = None,
                                   "a label (label = \"...\")")
     kinds = answer_kinds(game, {name: analyses[name] for name in sections})
     experiment = Experiment(
-        path=path, name=head.get("name", str, path.stem), title=head.get("title", str, ""),
+        path=path, name=checked_name(head.get("name", str, path.stem), str(path),
+                                     "experiment.name"),
+        title=head.get("title", str, ""),
         question=head.get("question", str, ""),
         answer=head.get("answer", str, next(iter(kinds)), kinds), game=game, seed=seed,
         sample=sample,
