@@ -354,3 +354,17 @@ def test_a_pilot_shrinks_with_the_run_and_never_outgrows_it(file, override, pilo
     if override >= file:
         # A larger run keeps the file's pilot (within the run).
         assert shrunk == min(override, pilot)
+
+
+def test_nested_luck_without_duplicate_deals_is_refused(tmp_path):
+    # Per-player shares of a nested table read a deal's games as seat rotations, which
+    # only duplicate deals play (a sharp player always in seat 1 read as 49.6 %, not 80 %).
+    path = tmp_path / "nested.toml"
+    path.write_text('[experiment]\nname = "nested"\ngame = "topp-die-torte"\nseed = 1\n'
+                    'games = 32\n[skill]\nenabled = false\n[strategies.greedy]\n'
+                    'builtin = "greedy"\n[[tables]]\nplayers = 3\nseats = "greedy"\n'
+                    'luck = "nested"\n')
+    with pytest.raises(InputError) as error:
+        load_experiment(str(path))
+    assert error.value.key == "tables[0].luck"
+    assert str(path) in str(error.value) and "duplicate = true" in error.value.message

@@ -550,11 +550,15 @@ class _Tables:
             named = [v for v, show in zip(chosen, shown, strict=True) if show]
             prefix = " ".join([*named, f"{players}P {variant}"])
             for seating, suffix in _seatings(spec, key, seats, players):
-                self.tables.append(game.table(
-                    rules, players,
-                    [_at(game, strategies[name], players, variant) for name in seating],
-                    variant, duplicate, f"{prefix} {suffix}",
-                    **dict(zip(options, chosen, strict=True))))
+                seated = [_at(game, strategies[name], players, variant) for name in seating]
+                try:
+                    table = game.table(rules, players, seated, variant, duplicate,
+                                       f"{prefix} {suffix}",
+                                       **dict(zip(options, chosen, strict=True)))
+                except InputError as error:
+                    # A table the game refuses (an option it cannot play): this entry's key.
+                    raise spec.error(error.key, error.message) from None
+                self.tables.append(table)
                 self.games.append(games)
                 if control:
                     self.controls.append(self.tables[-1].label)

@@ -83,6 +83,12 @@ class ToppDieTorte(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks
         options: tuple[tuple[str, str], ...] = ()
         block = 1
         if luck == "nested":
+            if not duplicate:
+                # A deal's games rotate the seats only on duplicate deals; per-player shares
+                # of a nested table read each deal's games as rotations.
+                raise InputError("table", "luck", "'nested' is not allowed without duplicate "
+                                                  "deals; allowed: luck = \"nested\" with "
+                                                  "duplicate = true, or luck = \"free\"")
             table_rules = dataclasses.replace(table_rules, tile_repeat=TILE_BLOCK,
                                               chip_repeat=CHIP_BLOCK)
             # A tile block's deals share their tiles: one independent unit for intervals.
