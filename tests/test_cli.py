@@ -288,6 +288,26 @@ def test_an_experiment_name_that_leaves_its_folder_is_refused(project, name, cap
     assert "experiment.name:" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("argv", "message"), [
+    (["run", "tiny", "--out", "notes.md"], "--out: notes.md: is a file"),
+    (["run", "tiny", "--out", "reports/other"], "--out: reports/other: is a committed report"),
+    (["run", "tiny", "--games", "20", "--out", "reports/tiny"], "is a committed report"),
+    (["compare", "tiny", "--set", "tie_rule=none", "--out", "reports/tiny"],
+     "is a committed report"),
+    (["run", "elsewhere/tiny.toml"], "[experiment] name: reports/tiny: is a committed report"),
+])
+def test_a_report_never_goes_over_a_file_or_another_committed_report(project, argv, message,
+                                                                     capsys):
+    (project / "notes.md").write_text("mine")
+    (project / "elsewhere").mkdir()
+    (project / "elsewhere" / "tiny.toml").write_text(EXPERIMENT)
+    before = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
+    assert main([*argv, "--quiet"]) == 2
+    assert message in capsys.readouterr().err
+    # Refused before a game is played: nothing written, nothing cached.
+    assert {p: p.read_bytes() for p in project.rglob("*") if p.is_file()} == before
+
+
 def test_compare_pairs_every_seat_by_deal(project, capsys):
     assert main(["compare", "tiny", "--set", "tie_rule=none", "--games", "200", "--quiet",
                  "--n-jobs", "1"]) == 0

@@ -4,6 +4,7 @@ import hashlib
 import json
 import re
 import shlex
+import tempfile
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
@@ -133,6 +134,9 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
     """
     experiment = load_experiment(str(path), games, seed, skill_games=skill_games,
                                  changes=changes)
+    flags = _override_flags(games, skill_games, changes, sample_size)
+    seed_flag = [f"--seed {seed}"] if seed is not None else []
+    folder = _report_folder(experiment, out, seed_flag + flags) if write else None
     store = _cache(cache)
     plan = None
     pilot = write and sample_size and experiment.plan is not None
@@ -157,16 +161,12 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
             sections = analyse_sections(experiment, runs, n_jobs)
     report = None
     if write:
-        flags = _override_flags(games, skill_games, changes, sample_size)
-        seed_flag = [f"--seed {seed}"] if seed is not None else []
-        out = Path(out) if out is not None else _run_folder(experiment.name,
-                                                             seed_flag + flags)
         command = " ".join(["cakesim run", shlex.quote(shown_path(experiment.path)),
                             f"--seed {experiment.seed}", *flags])
-        report = write_report(experiment, runs, out, command, plan, sections)
+        report = write_report(experiment, runs, folder, command, plan, sections)
         for name, text in experiment.changed_files.items():
             # The rule files as played, to read, or to play again with --rules.
-            (out / name).write_text(text, encoding="utf-8")
+            (folder / name).write_text(text, encoding="utf-8")
     return ExperimentResult(experiment, runs, report, plan)
 
 
@@ -192,6 +192,41 @@ def _run_folder(name: str, flags: list[str], prefix: str = "") -> Path:
     if len(slug) > 80:
         slug = f"{slug[:70]}-{hashlib.sha256(slug.encode()).hexdigest()[:8]}"
     return runs_dir() / name / slug
+
+
+def _report_folder(experiment: Experiment, out: str | Path | None, flags: list[str],
+                   prefix: str = "") -> Path:
+    """Where a report goes (``out``, else ``_run_folder``), checked before any game is
+    played: refused (exit 2) when it is a file, cannot be written, lies in the package,
+    or is a committed report of another experiment file than the one that made it."""
+    folder = Path(out) if out is not None else _run_folder(experiment.name, flags, prefix)
+    flag = "--out" if out is not None else "[experiment] name"
+    shown = shown_path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise InputError(flag, shown, "is a file; allowed: a folder, new or a report's")
+    resolved = folder.resolve()
+    if resolved.is_relative_to(Path(__file__).resolve().parents[1]):
+        raise InputError(flag, shown, "lies inside the cakesim package; allowed: a folder "
+                                      "outside it")
+    reports = reports_dir().resolve() if find_root() else None
+    if reports is not None and resolved.is_relative_to(reports):
+        # reports/NAME is the committed report of experiments/NAME.toml, and only that
+        # file, run as it says, writes it.
+        own = (experiments_dir() / f"{experiment.name}.toml").resolve()
+        if (resolved != reports / experiment.name or experiment.path.resolve() != own
+                or flags or prefix):
+            raise InputError(flag, shown, "is a committed report folder, which only "
+                                          f"experiments/{resolved.name}.toml run as it says "
+                                          "writes; allowed: a folder outside reports/ (or "
+                                          "no --out: runs/)")
+    try:
+        # Made, and a file written and removed in it, now: not after every game is played.
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError as error:
+        raise InputError(flag, shown, f"cannot be written ({error.strerror}); allowed: a "
+                                      "folder you may write") from None
+    return folder
 
 
 def _games_of(tables) -> int:
@@ -223,6 +258,9 @@ def compare_rules(path: str | Path, changes: RuleChanges, games: int | None = No
                                         "(repeatable) and/or --rules FILE")
     base = load_experiment(str(path), games, seed)
     changed = load_experiment(str(path), games, seed, changes=changes)
+    flags = _override_flags(games, None, changes)
+    seed_flag = [f"--seed {seed}"] if seed is not None else []
+    out = _report_folder(base, out, seed_flag + flags, "compare")
     store = _cache(cache)
     pairs = {"base": _own(base), "changed": _own(changed)}
     total = _games_of(pair for own in pairs.values() for pair in own)
@@ -231,10 +269,6 @@ def compare_rules(path: str | Path, changes: RuleChanges, games: int | None = No
                                  base.keep_rows, progress, store) for table, count in own]
                 for side, own in pairs.items()}
     labels = {side: [t.label for t, _ in own] for side, own in pairs.items()}
-    flags = _override_flags(games, None, changes)
-    seed_flag = [f"--seed {seed}"] if seed is not None else []
-    out = Path(out) if out is not None else _run_folder(base.name, seed_flag + flags,
-                                                         "compare")
     skipped = [f"[{name}] section: not analysed (run `cakesim run` with the same flags for "
                "the full report under the changed rules)" for name in base.sections]
     skipped += [f"{label}: a [{'/'.join(base.sections)}] table, left to its section"
