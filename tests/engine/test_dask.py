@@ -21,13 +21,16 @@ def test_a_local_dask_cluster_gives_the_local_numbers(tiny_experiment):
         assert a.rows.equals(b.rows)
 
 
-def test_the_dask_backend_without_a_scheduler_is_a_clear_error(tiny_experiment, capsys):
-    assert main(["run", str(tiny_experiment()), "--backend", "dask", "--no-cache"]) == 2
+def test_the_dask_backend_without_a_scheduler_is_a_clear_error(tiny_experiment, tmp_path,
+                                                              capsys):
+    assert main(["run", str(tiny_experiment()), "--backend", "dask", "--no-cache", "--out",
+                 str(tmp_path / "out")]) == 2
     assert "needs a scheduler address" in capsys.readouterr().err
 
 
-def test_an_address_where_no_scheduler_answers_is_a_clear_error(tiny_experiment, capsys):
+def test_an_address_where_no_scheduler_answers_is_a_clear_error(tiny_experiment, tmp_path,
+                                                               capsys):
     status = main(["run", str(tiny_experiment()), "--backend", "dask", "--no-cache",
-                   "--scheduler", "tcp://127.0.0.1:1"])
+                   "--scheduler", "tcp://127.0.0.1:1", "--out", str(tmp_path / "out")])
     assert status == 2
     assert "no Dask scheduler answers at tcp://127.0.0.1:1" in capsys.readouterr().err
