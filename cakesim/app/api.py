@@ -399,11 +399,12 @@ def new_experiment(name: str, game: str) -> Path:
     the project (here, when outside one), or the path ``NAME`` if it ends in ``.toml``."""
     g = game_named(game)
     path = Path(name)
-    if path.suffix != ".toml":
-        checked_name(name, "cakesim new", "name")
+    toml = path.suffix == ".toml"
+    # The experiment's name (a bare name, or the file's stem) becomes a folder and is
+    # written into the file as a TOML string.
+    checked_name(path.stem if toml else name, "cakesim new", "name")
+    if not toml:
         path = (find_root() or Path.cwd()) / EXPERIMENTS / f"{name}.toml"
-    # The file's stem is the experiment's name, written into it as a TOML string.
-    checked_name(path.stem, "cakesim new", "name")
     if path.exists():
         raise InputError("experiment", name, f"{shown_path(path)} exists already; choose "
                                              "another name (nothing was overwritten)")
