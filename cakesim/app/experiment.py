@@ -53,11 +53,22 @@ class CiSize:
     games: int
     seed: int
     level: float
-    """Family-wise significance level of the regression test (Holm over all numbers)."""
+    """Family-wise significance level of the regression test over the secondary numbers
+    (Holm): every number but the primary family's."""
     materiality: float = 0.005
     """The smallest move of a share (win share, win rate) that fails the gate; means
     fail from a move of this fraction of their baseline value."""
     sprt: tuple[SprtClaim, ...] = ()
+    primary: tuple[str, ...] = ()
+    """Labels of the tables whose win shares (win rates) are the gate's primary family:
+    the numbers the answer speaks of (``[ci] primary``; by default the headline tables)."""
+    primary_games: int | None = None
+    """Games per primary table (``[ci] primary_games``; default ``games``): the size the
+    planner (``cakesim.stats.planner.gate_games``) asks for, so that the gate catches a
+    1.5 pp move of any primary share in at least 80 % of runs."""
+    primary_level: float = 0.04
+    """Family-wise level of the primary family (Holm); with ``level``, at most 5 % of runs
+    whose numbers did not move fail the gate."""
 
 
 @dataclass(frozen=True)
@@ -251,6 +262,7 @@ def load_experiment(name_or_path: str, games: int | None = None,
         if asked:
             raise top.error(asked[0], f"asks about a seat's win share, but {game.name} is won "
                                       "or lost by all players together; remove it")
+    sized_by_ci = ci and games is None
     if ci:
         if ci_size is None:
             raise top.error("ci", "missing; every experiment needs a [ci] section with games "
@@ -286,6 +298,12 @@ def load_experiment(name_or_path: str, games: int | None = None,
         sections["skill"] = skill.parse(top.sub("skill", {})).at_most(sample.run)
     if skill_games is not None and "skill" in sections:
         sections["skill"] = sections["skill"].at_most(skill_games)
+    if ci_size is not None:
+        ci_size = _primary(ci_size, tables.tables, tables.controls, top.sub("ci"))
+        if sized_by_ci and ci_size.primary_games:
+            # The gate's primary tables at the size its power needs; a --games run as asked.
+            tables.games = [ci_size.primary_games if t.label in ci_size.primary else n
+                            for t, n in zip(tables.tables, tables.games, strict=True)]
     keep_rows = head.int_in("keep_rows", 0, 10**9, DEFAULT_KEEP_ROWS)
     added = _skill_rows(game, rules, tables, sections, ci, head, keep_rows)
     labels = [t.label for t in tables.tables]
@@ -615,12 +633,29 @@ def _seatings(spec: Table, key: str, seats: list[str],
 
 def _ci_size(top: Table) -> CiSize:
     ci = top.sub("ci")
-    ci.only(["games", "seed", "level", "materiality", "sprt"])
+    ci.only(["games", "seed", "level", "materiality", "sprt", "primary", "primary_games",
+             "primary_level"])
     claims = [parse_claim(Table(entry, ci.source, f"ci.sprt[{index}]"))
               for index, entry in enumerate(ci.get("sprt", list, []))]
+    primary = tuple(_one_or_many(ci, "primary", str)) if "primary" in ci.data else ()
     return CiSize(games=ci.int_in("games", 1, 10**8), seed=ci.int_in("seed", 0, 2**63 - 1),
                   level=ci.number_in("level", 0.0, 0.5, 0.01),
-                  materiality=ci.number_in("materiality", 0.0, 1.0, 0.005), sprt=tuple(claims))
+                  materiality=ci.number_in("materiality", 0.0, 1.0, 0.005), sprt=tuple(claims),
+                  primary=primary, primary_games=(ci.int_in("primary_games", 1, 10**8)
+                                 if "primary_games" in ci.data else None),
+                  primary_level=ci.number_in("primary_level", 0.0, 0.5, 0.04))
+
+
+def _primary(ci: CiSize, tables: list[TableSpec], controls: list[str], where: Table) -> CiSize:
+    """``ci`` with its primary tables checked, or the headline tables when it names none."""
+    labels = [t.label for t in tables]
+    for label in ci.primary:
+        if label not in labels:
+            raise where.error("primary", f"no table {label!r}; tables: {', '.join(labels)}")
+    if ci.primary:
+        return ci
+    shown = [t for t in tables if t.label not in controls]
+    return replace(ci, primary=tuple(t.label for t in skill_rows.headline_tables(shown)))
 
 
 def _pilot_plan(top: Table, sample: SampleSize) -> PilotPlan:

@@ -20,10 +20,21 @@ baseline was reproduced bit for bit. Otherwise every number is tested:
 A number pooled over tables that share their deals (an order card's fulfilled share) is
 summed per deal over the tables before its variance is taken. Numbers of game-specific
 sections (Elo ratings, budgets, contrasts) are tested unpaired from their intervals.
-Holm's correction runs over all numbers of the experiment at the ``[ci]`` ``level``; a
-move fails the check only when it is also *material*: at least ``materiality`` for a
-share (win share, win rate; default 0.5 pp), or that fraction of the baseline value for
-any other number.
+
+The numbers form two families, each with Holm's correction at its own level:
+
+- the *primary* family: the win shares (or win rates) of the tables the answer speaks
+  of (by default the headline tables: those of the first table's strategy mix; ``[ci]
+  primary`` may name others), at ``primary_level`` (default 0.04);
+- every other number, at ``level`` (default 0.01).
+
+So a run whose numbers did not move fails with probability at most 5 % (Holm is valid
+under any dependence), while a headline share is not drowned among hundreds of
+secondary numbers: ``gate_power`` is the power to catch a 1.5 pp move of each primary
+share at the ``[ci]`` size (``cakesim.stats.planner.gate_power``), and a test holds every
+experiment's ``[ci]`` size to at least 80 %. A move fails the check only when it is also
+*material*: at least ``materiality`` for a share (win share, win rate; default 0.5 pp),
+or that fraction of the baseline value for any other number.
 """
 
 from __future__ import annotations
@@ -44,6 +55,7 @@ from cakesim.engine.fingerprint import code_version, digest, table_digest
 from cakesim.engine.project import baselines_dir, strict_json
 from cakesim.engine.runner import TableRun, pooled_by_deal
 from cakesim.stats.intervals import Estimate, holm, influence_se, ratio_influence, two_sample_p
+from cakesim.stats.planner import GATE_MOVE, gate_power
 from cakesim.stats.sprt import SprtResult
 
 if TYPE_CHECKING:  # the experiment loader sits above the statistics
@@ -56,6 +68,12 @@ GATED_SEAT_METRICS = ("win_units", "total")
 def is_share(name: str) -> bool:
     """Whether a number is a share (its materiality is absolute, in share units)."""
     return any(word in name for word in ("share", "win rate"))
+
+
+def is_primary(name: str, primary: list[str]) -> bool:
+    """Whether a number is a win share or win rate of one of the ``primary`` tables."""
+    label, _, number = name.rpartition(" | ")
+    return label in primary and (number == "win rate" or number.endswith(" win share"))
 
 
 def deal_arrays(experiment: Experiment, runs: list[TableRun]) -> dict[str, np.ndarray]:
@@ -139,6 +157,14 @@ class Baseline:
         return gated_ratios(r["tables"], r["items"], r["win_units"], self.arrays,
                             r["item_ratios"])
 
+    def primary_power(self, move: float = GATE_MOVE) -> dict[str, float]:
+        """Each primary number's ``gate_power``: the chance that the gate catches it
+        moving by ``move`` at this baseline's size."""
+        r = self.record
+        found = {n: e for n, e in self.numbers().items() if is_primary(n, r["primary"])}
+        return {n: gate_power(e["se"], len(found), r["primary_level"], move)
+                for n, e in found.items()}
+
     def numbers(self) -> dict[str, dict]:
         """Every gated number: its value, standard error and deals, from the deals' sums."""
         found = {}
@@ -163,6 +189,7 @@ def make_baseline(experiment: Experiment, runs: list[TableRun],
         "seed": experiment.seed, "games_per_table": experiment.table_games,
         "config_hash": config_hash(experiment), "results_digest": results_digest(runs),
         "level": experiment.ci.level, "materiality": experiment.ci.materiality,
+        "primary": list(experiment.ci.primary), "primary_level": experiment.ci.primary_level,
         "win_units": game.win_units, "tables": tables,
         "items": list(game.item_names(runs[0].table)) if game.item_ratios else [],
         "item_ratios": {k: list(v) for k, v in game.item_ratios.items()},
@@ -203,7 +230,7 @@ def read_baseline(path: Path) -> Baseline:
     """A stored baseline; missing or unreadable is an InputError naming the file."""
     record = _read(path, json.loads)
     arrays = _read(deals_path(path), _unpacked)
-    if not isinstance(record, dict) or "tables" not in record or "item_ratios" not in record:
+    if not isinstance(record, dict) or not {"tables", "item_ratios", "primary"} <= set(record):
         raise InputError(str(path), "tables", "a baseline of an older cakesim; run "
                                               "`make baseline` and commit it")
     return Baseline(record, arrays)
@@ -258,16 +285,19 @@ def compare(baseline: Baseline, now: Baseline, sprt: list[SprtResult]) -> Regres
     problems = []
     if identical:
         moves = pd.DataFrame(columns=["number", "baseline", "now", "difference", "p",
-                                      "significant", "material"])
+                                      "primary", "significant", "material"])
     else:
         moves = _moves(baseline, now, paired)
         if not config_changed and before["code_version"] == after["code_version"]:
             problems.append("same code, rules, strategies and seed, but the numbers differ: "
                             "the run is not reproducible")
-        failing = int((moves["significant"] & moves["material"]).sum())
-        if failing:
-            problems.append(f"{failing} number(s) moved significantly (Holm-adjusted p <= "
-                            f"{before['level']:g}) and materially (see the table)")
+        failing = moves["significant"] & moves["material"]
+        for primary, level, which in ((True, before["primary_level"], "headline"),
+                                      (False, before["level"], "other")):
+            count = int((failing & (moves["primary"] == primary)).sum())
+            if count:
+                problems.append(f"{count} {which} number(s) moved significantly "
+                                f"(Holm-adjusted p <= {level:g}) and materially (see the table)")
     names = set(baseline.ratios()) | set(before["section_numbers"])
     names_now = set(now.ratios()) | set(after["section_numbers"])
     missing = sorted(names ^ names_now)
@@ -297,10 +327,15 @@ def _moves(baseline: Baseline, now: Baseline, paired: bool) -> pd.DataFrame:
         b, a = before[name], after[name]
         rows.append(_row(name, b["value"], a["value"], math.hypot(a["se"], b["se"])))
     moves = pd.DataFrame(rows, columns=["number", "baseline", "now", "difference", "p"])
-    moves["p"] = holm(moves["p"].to_numpy())
-    level = baseline.record["level"]
-    materiality = baseline.record["materiality"]
-    moves["significant"] = moves["p"] <= level
+    record = baseline.record
+    moves["primary"] = [is_primary(n, record["primary"]) for n in moves["number"]]
+    moves["significant"] = False
+    for primary, level in ((True, record["primary_level"]), (False, record["level"])):
+        # Holm within each family, at the family's own level.
+        family = moves["primary"] == primary
+        moves.loc[family, "p"] = holm(moves.loc[family, "p"].to_numpy())
+        moves.loc[family, "significant"] = moves.loc[family, "p"] <= level
+    materiality = record["materiality"]
     moves["material"] = [abs(d) >= (materiality if is_share(n) else materiality * abs(b))
                          for n, d, b in zip(moves["number"], moves["difference"],
                                             moves["baseline"], strict=True)]
@@ -338,11 +373,12 @@ def format_regression(r: Regression) -> str:
 
 def _table(moves: pd.DataFrame) -> str:
     width = max(len("number"), *(len(n) for n in moves["number"]))
-    lines = [f"  {'number':<{width}}  {'baseline':>10}  {'now':>10}  {'difference':>10}  "
-             f"{'p (Holm)':>8}  fails"]
+    lines = [f"  {'number':<{width}}  {'family':<8}  {'baseline':>10}  {'now':>10}  "
+             f"{'difference':>10}  {'p (Holm)':>8}  fails"]
     for m in moves.itertuples():
         fails = "YES" if m.significant and m.material else (
             "no (not material)" if m.significant else "no")
-        lines.append(f"  {m.number:<{width}}  {m.baseline:>10.4f}  {m.now:>10.4f}  "
+        family = "headline" if m.primary else "other"
+        lines.append(f"  {m.number:<{width}}  {family:<8}  {m.baseline:>10.4f}  {m.now:>10.4f}  "
                      f"{m.difference:>+10.4f}  {m.p:>8.3g}  {fails}")
     return "\n".join(lines)

@@ -79,3 +79,32 @@ def plan_rows(table: TableSpec, question: Question,
             "games_duplicate": games_duplicate,
         })
     return pd.DataFrame(rows)
+
+
+GATE_POWER = 0.8
+"""The power the regression gate's ``[ci]`` size must give against ``GATE_MOVE``."""
+
+GATE_MOVE = 0.015
+"""The move of a headline (primary) win share that the regression gate must catch."""
+
+
+def gate_power(se: float, family: int, level: float, move: float = GATE_MOVE) -> float:
+    """Power of the gate to flag one primary number that moved by ``move``.
+
+    ``se`` is the standard error of one run's estimate; a paired comparison after a real
+    change is taken at its worst, as if the change re-dealt every game (``sqrt(2) se``; a
+    changed majority value measured ``1.24 se``), and Holm's first step at its strictest,
+    Bonferroni over the ``family``.
+    """
+    if not math.isfinite(se) or se <= 0:
+        return 0.0 if not math.isfinite(se) else 1.0
+    z = float(scipy_stats.norm.isf(level / (2 * family)))
+    return float(scipy_stats.norm.sf(z - move / (math.sqrt(2) * se)))
+
+
+def gate_games(games: int, se: float, family: int, level: float,
+               move: float = GATE_MOVE, power: float = GATE_POWER) -> int:
+    """The games a table needs for ``gate_power`` to reach ``power``, from a run of
+    ``games`` games whose estimate had standard error ``se`` (``se`` shrinks as 1/sqrt n)."""
+    z = float(scipy_stats.norm.isf(level / (2 * family))) + float(scipy_stats.norm.ppf(power))
+    return math.ceil(games * (math.sqrt(2) * se * z / move) ** 2)

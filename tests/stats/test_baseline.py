@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from statsmodels.stats.multitest import multipletests
 
 from cakesim.app import api
 from cakesim.app.cli import main
@@ -158,7 +159,8 @@ def test_regress_exits_1_on_a_move_and_2_without_a_baseline(in_tmp, tiny_experim
 def test_the_deals_sums_round_trip_in_their_smallest_integers(tmp_path):
     arrays = {"0/seat/win_units": np.array([[12, 0], [6, 6]]),
               "0/seat/total": np.array([[300, -2], [40, 41]]), "0/game/won": np.ones(2)}
-    record = {"tables": [{"label": "2P", "games_per_deal": 1}], "item_ratios": {}}
+    record = {"tables": [{"label": "2P", "games_per_deal": 1}], "item_ratios": {},
+              "primary": []}
     path = tmp_path / "tiny.json"
     path.with_suffix(".npz").write_bytes(b"an older baseline's sums")
     write_baseline(Baseline(record, arrays), path)
@@ -182,7 +184,7 @@ def test_a_broken_deals_file_is_named_and_regress_exits_2(in_tmp, tiny_experimen
                                                           damage, says):
     path = str(tiny_experiment())
     record = in_tmp / "reports" / "baselines" / "tiny.json"
-    write_baseline(Baseline({"tables": [], "item_ratios": {}}, {}), record)
+    write_baseline(Baseline({"tables": [], "item_ratios": {}, "primary": []}, {}), record)
     damage(deals_path(record))
     assert main(["regress", path]) == 2
     err = capsys.readouterr().err
@@ -232,6 +234,12 @@ def test_an_sprt_claim_on_an_unknown_table_names_the_tables(in_tmp, tiny_experim
 def test_holm_adjusts_like_the_textbook():
     # Holm (1979): sorted p 0.01, 0.02, 0.03 with m = 3 become 0.03, 0.04, 0.04.
     assert np.allclose(holm(np.array([0.03, 0.01, 0.02])), [0.04, 0.03, 0.04])
+    rng = np.random.default_rng(2)
+    for size in (0, 1, 7, 200):
+        p = rng.random(size) ** 3
+        p[: size // 4] = p[size // 2: size // 2 + size // 4]  # ties
+        expected = multipletests(p, method="holm")[1] if size else p
+        assert np.allclose(holm(p), expected)
     assert two_sample_p(1.0, 0.1, 1.0, 0.2) == 1.0
     assert two_sample_p(1.0, 0.0, 1.5, 0.0) == 0.0
     assert abs(two_sample_p(0.0, 0.3, 0.5, 0.4) - 0.3173) < 1e-4
