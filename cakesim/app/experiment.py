@@ -16,6 +16,7 @@ see ``RuleChanges``); the changed rule set is read by the same strict readers as
 and its errors name the flag.
 """
 
+import argparse
 import hashlib
 import itertools
 import re
@@ -25,8 +26,9 @@ from pathlib import Path
 
 import tomli_w
 
+from cakesim.analyses import assumptions as assumption_rows
 from cakesim.analyses import skill as skill_rows
-from cakesim.engine.arguments import Setting, resolved_path, with_settings
+from cakesim.engine.arguments import Setting, resolved_path, setting, with_settings
 from cakesim.engine.contract import Game, ResultKind, RuleSet, TableSpec
 from cakesim.engine.errors import InputError
 from cakesim.engine.project import EXPERIMENTS, experiments_dir, find_root
@@ -34,7 +36,7 @@ from cakesim.engine.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS
 from cakesim.engine.tables import Table, read_toml
 from cakesim.games import GAMES, game_named
 from cakesim.kits.strategies import tunable
-from cakesim.reports import contrasts, ladder, skill
+from cakesim.reports import assumptions, contrasts, ladder, skill
 from cakesim.reports.answer import answer_kinds
 from cakesim.reports.hooks import Section, hooks_of
 from cakesim.stats.intervals import MARGIN
@@ -44,6 +46,9 @@ SHARED_SECTIONS: dict[str, Section] = {"ladder": ladder, "contrasts": contrasts,
                                        "skill": skill}
 """Analyses any experiment of a game with seats (``ResultKind.SEATS``) may ask for; the
 skill ladder is asked for by default when the game has one (``Game.skill_ladder``)."""
+
+EVERY_GAME_SECTIONS: dict[str, Section] = {"assumptions": assumptions}
+"""Analyses any experiment may ask for: what its answer rests on."""
 
 
 @dataclass(frozen=True)
@@ -227,7 +232,7 @@ def find_experiment(name_or_path: str) -> Path:
 def section_modules(game: Game) -> dict[str, Section]:
     """Every experiment section a game's experiments may have, and the module behind it."""
     shared = SHARED_SECTIONS if game.result_kind is ResultKind.SEATS else {}
-    return {**shared, **hooks_of(game).experiment_sections()}
+    return {**shared, **EVERY_GAME_SECTIONS, **hooks_of(game).experiment_sections()}
 
 
 def experiment_paths() -> list[Path]:
@@ -305,7 +310,10 @@ def load_experiment(name_or_path: str, games: int | None = None,
             tables.games = [ci_size.primary_games if t.label in ci_size.primary else n
                             for t, n in zip(tables.tables, tables.games, strict=True)]
     keep_rows = head.int_in("keep_rows", 0, 10**9, DEFAULT_KEEP_ROWS)
+    headlines = skill_rows.headline_tables([t for t in tables.tables
+                                            if t.label not in tables.controls])
     added = _skill_rows(game, rules, tables, sections, ci, head, keep_rows)
+    added += _assumption_rows(game, head, path, changes, tables, sections, headlines)
     labels = [t.label for t in tables.tables]
     twice = sorted({label for label in labels if labels.count(label) > 1})
     if twice:
@@ -362,6 +370,34 @@ def _skill_rows(game: Game, rules: RuleSet, tables: "_Tables", sections: dict, c
                              f"{played[label]}, or [skill] mixed = false")
     # Last, so that the experiment's own sections come first in the report.
     sections["skill"] = question
+    return added
+
+
+def _assumption_rows(game: Game, head: Table, path: Path, changes: RuleChanges,
+                     tables: "_Tables", sections: dict,
+                     headlines: list[TableSpec]) -> list[TableSpec]:
+    """Place the ``[assumptions]`` rows among ``tables``: each measured assumption's other
+    reading (on top of the command line's changes) re-plays the headline tables, each
+    with its headline's games and so on its deals. The new tables."""
+    question = sections.pop("assumptions", None)
+    if question is None:
+        return []
+    other_rules = {}
+    for assumption in question.assumptions:
+        if not assumption.other:
+            continue
+        entry = question.spec.sub(assumption.name)
+        try:
+            other = RuleChanges(changes.rules, changes.settings + tuple(
+                setting(item) for item in assumption.other))
+            other_rules[assumption.name], _ = _rules(game, head, path, other)
+        except (InputError, argparse.ArgumentTypeError) as error:
+            raise entry.error("other", str(getattr(error, "message", error))) from None
+    question, added = assumption_rows.add_rows(question, game, other_rules, headlines)
+    games = dict(zip((t.label for t in tables.tables), tables.games, strict=True))
+    tables.games.extend(games[headline] for a in question.assumptions for headline, _ in a.rows)
+    tables.tables.extend(added)
+    sections["assumptions"] = question
     return added
 
 

@@ -34,8 +34,9 @@ from cakesim.stats.baseline import Baseline, compare, make_baseline
 from cakesim.stats.planner import GATE_MOVE
 
 CHANGES = (("first_player_bias", "kinds.chocolate.majority_value=14"),
-           ("chef_seat_bias", "kinds.truffe.majority_value=14"))
-"""The default real changes: a majority value raised, in each slicing game."""
+           ("first_player_bias", "kinds.plum.cream=[1, 1, 1, 1]"))
+"""The default real changes: a majority value raised (the deals stay, so pairing helps),
+and a fourth plum slice (every deal changes: nothing to pair, the planner's worst case)."""
 
 
 def ci_baseline(name: str, seed: int, changes: RuleChanges = NO_CHANGES,
