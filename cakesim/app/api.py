@@ -6,7 +6,7 @@ import re
 import shlex
 import tempfile
 import textwrap
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pandas as pd
@@ -19,6 +19,7 @@ from cakesim.app.experiment import (
     RuleChanges,
     checked_name,
     experiment_paths,
+    fewest_games,
     load_experiment,
 )
 from cakesim.engine.arguments import players_in_range
@@ -141,6 +142,15 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
     plan = None
     pilot = write and sample_size and experiment.plan is not None
     own = [table for table, _ in _own(experiment)]
+    if pilot:
+        # A pilot too small for two duplicate deals cannot measure a variance: left out.
+        short = [(t, needed) for t in own if (needed := fewest_games(
+            replace(t, duplicate=True), experiment.plan.games)) is not None]
+        if short:
+            pilot = False
+            experiment.skipped.append(
+                f"the [plan] pilot ({experiment.plan.games:,} games per table): one duplicate "
+                f"deal at {short[0][0].label!r}, and it needs two ({short[0][1]:,} games)")
     # The pilot plays every table of the experiment's own twice: independent and duplicate.
     total = (_games_of(zip(experiment.tables, experiment.table_games, strict=True))
              + (_games_of((t, experiment.plan.games) for t in own for _ in range(2))

@@ -124,6 +124,17 @@ def checked_name(name: str, source: str, key: str) -> str:
     return name
 
 
+MIN_DEALS = 2
+"""The fewest deals a table plays: every interval by deal takes the deals' variance, which
+one deal cannot show (it has deals - 1 degrees of freedom)."""
+
+
+def fewest_games(table: TableSpec, games: int) -> int | None:
+    """The fewest games ``table`` needs when ``games`` are fewer deals than ``MIN_DEALS``."""
+    needed = MIN_DEALS * table.games_per_deal
+    return needed if -(-games // table.games_per_deal) < MIN_DEALS else None
+
+
 @dataclass(frozen=True)
 class SampleSize:
     """How many games a run plays per table, decided in one place: ``--games`` (or the
@@ -133,6 +144,8 @@ class SampleSize:
     """The experiment file's ``games`` (the override, when the file gives none)."""
     override: int | None = None
     """``--games`` or the ``[ci]`` games, if given."""
+    flag: tuple[str, str] = ("--games", "")
+    """What gave ``override`` (source and key), for an error that names it."""
 
     @property
     def run(self) -> int:
@@ -149,6 +162,34 @@ class SampleSize:
         if self.override is None:
             return games
         return min(self.override, -(-games * min(self.override, self.file) // self.file))
+
+    def check_deals(self, table: TableSpec, games: int, spec: Table, key: str) -> None:
+        """Refuse ``games`` too few deals for ``table`` when ``key`` of ``spec`` gave them
+        (the override's are checked at once, by ``check_override``)."""
+        needed = fewest_games(table, games)
+        if needed is None or games == self.override:
+            return
+        message = f"{games:,}: {_too_few(table, needed)}"
+        if key not in spec.data:
+            # The entry took the experiment's games.
+            raise InputError(spec.source, "experiment.games", message)
+        raise spec.error(key, message)
+
+    def check_override(self, tables: list[TableSpec], games: list[int]) -> None:
+        """Refuse an override too few deals for any table it sizes, naming the fewest games
+        every such table needs."""
+        short = [(t, needed) for t, count in zip(tables, games, strict=True)
+                 if count == self.override and (needed := fewest_games(t, count)) is not None]
+        if short:
+            source, key = self.flag
+            raise InputError(source, key or f"{self.override:,}",
+                             _too_few(short[0][0], max(needed for _, needed in short)))
+
+
+def _too_few(table: TableSpec, needed: int) -> str:
+    per_deal = table.games_per_deal
+    return (f"one deal ({per_deal} game{'s' * (per_deal > 1)}) at the table {table.label!r}, "
+            f"and an interval by deal needs {MIN_DEALS} deals; allowed: at least {needed:,}")
 
 
 @dataclass
@@ -268,6 +309,7 @@ def load_experiment(name_or_path: str, games: int | None = None,
             raise top.error(asked[0], f"asks about a seat's win share, but {game.name} is won "
                                       "or lost by all players together; remove it")
     sized_by_ci = ci and games is None
+    flag = ("--games", "") if games is not None else (str(path), "ci.games")
     if ci:
         if ci_size is None:
             raise top.error("ci", "missing; every experiment needs a [ci] section with games "
@@ -283,7 +325,8 @@ def load_experiment(name_or_path: str, games: int | None = None,
         config = config | {"changed_rules": _changes_record(changes, changed_files)}
     seed = seed if seed is not None else head.int_in("seed", 0, 2**63 - 1)
     # The file must give games unless the run does (``...``: no default).
-    sample = SampleSize(head.int_in("games", 1, 10**10, ... if games is None else games), games)
+    sample = SampleSize(head.int_in("games", 1, 10**10, ... if games is None else games), games,
+                        flag)
     strategies = _strategies(game, top)
     tables = _Tables()
     entries = top.get("tables", list)
@@ -312,8 +355,9 @@ def load_experiment(name_or_path: str, games: int | None = None,
     keep_rows = head.int_in("keep_rows", 0, 10**9, DEFAULT_KEEP_ROWS)
     headlines = skill_rows.headline_tables([t for t in tables.tables
                                             if t.label not in tables.controls])
-    added = _skill_rows(game, rules, tables, sections, ci, head, keep_rows)
+    added = _skill_rows(game, rules, tables, sections, ci, head, keep_rows, sample)
     added += _assumption_rows(game, head, path, changes, tables, sections, headlines)
+    sample.check_override(tables.tables, tables.games)
     labels = [t.label for t in tables.tables]
     twice = sorted({label for label in labels if labels.count(label) > 1})
     if twice:
@@ -345,7 +389,7 @@ def load_experiment(name_or_path: str, games: int | None = None,
 
 
 def _skill_rows(game: Game, rules: RuleSet, tables: "_Tables", sections: dict, ci: bool,
-                head: Table, keep_rows: int) -> list[TableSpec]:
+                head: Table, keep_rows: int, sample: SampleSize) -> list[TableSpec]:
     """Place the skill section's rows among ``tables``, sized for ``ci``; the new tables.
 
     The section is dropped from ``sections`` when it is disabled.
@@ -355,6 +399,7 @@ def _skill_rows(game: Game, rules: RuleSet, tables: "_Tables", sections: dict, c
         return []
     question, added = skill_rows.add_rows(question.sized(ci), game, rules, tables.tables)
     for table in added:
+        sample.check_deals(table, question.games, question.spec, "ci_games" if ci else "games")
         tables.tables.append(table)
         tables.games.append(question.games)
     # Games are played in whole deals: a table's count rounds up to them.
@@ -612,6 +657,7 @@ class _Tables:
                 except InputError as error:
                     # A table the game refuses (an option it cannot play): this entry's key.
                     raise spec.error(error.key, error.message) from None
+                sample.check_deals(table, games, spec, "games")
                 self.tables.append(table)
                 self.games.append(games)
                 if control:

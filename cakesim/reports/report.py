@@ -30,6 +30,7 @@ from cakesim.reports.summaries import (
     player_summary,
     seat_summary,
     seat_verdicts,
+    verdict_family,
     verdict_sentence,
 )
 from cakesim.reports.summary_file import keep_date, read_summary, write_summary
@@ -46,7 +47,7 @@ def summarise(experiment, runs) -> dict:
     game = experiment.game
     seats_kind = game.result_kind is ResultKind.SEATS
     own = [run for run in runs if run.table.label not in experiment.section_tables]
-    family = sum(run.table.players for run in own) if seats_kind else 0
+    family = verdict_family(experiment, runs)
     headline_labels = {t.label for t in headline_tables([run.table for run in own])}
     tables = []
     for run in own:
@@ -64,8 +65,7 @@ def summarise(experiment, runs) -> dict:
             entry |= team.table_summary(run)
         else:
             seats = seat_summary(run)
-            for seat, judged in zip(seats, seat_verdicts(seats, run.totals.games,
-                                                         experiment.margin, family),
+            for seat, judged in zip(seats, seat_verdicts(run, experiment.margin, family),
                                     strict=True):
                 seat["verdict"] = judged
             entry |= {"seats": seats, "per_game": game_summary(run),
@@ -274,10 +274,12 @@ def _competitive(summary: dict, plot: str) -> list[str]:
                      f"({d['method']}): {moved}.")
     margin = 100 * summary["margin"]
     lines += ["", f"How the verdicts are reached: a seat's gap is its win share minus the "
-              f"fair share 1/P, with an interval that holds simultaneously for all "
-              f"{summary['verdict_family']} seats of this report (Bonferroni, 95 % "
-              f"family-wise). A seat is *disadvantaged (advantaged) by more than {margin:g} "
-              f"pp* when the whole interval lies beyond that margin; *fair within "
+              f"fair share 1/P, with the table's own interval widened to hold simultaneously "
+              f"for all {summary['verdict_family']} seats of this report (Bonferroni, 95 % "
+              f"family-wise): it holds the 95 % interval the table prints, so a seat whose "
+              f"printed interval holds its fair share is never judged off it. A seat is "
+              f"*disadvantaged (advantaged) by more than {margin:g} pp* when the whole "
+              f"interval lies beyond that margin; *fair within "
               f"±{margin:g} pp* when the whole interval lies inside it (two one-sided "
               "tests); *below (above) fair* when it excludes fair but a gap smaller than the "
               "margin is not ruled out; otherwise *inconclusive*, with the games the "
@@ -288,8 +290,10 @@ def _competitive(summary: dict, plot: str) -> list[str]:
               "and computed by deal (on duplicate deals the P rotations of a deal are one "
               "sample). Win shares: Wilson where every outcome is a whole win or loss on "
               "independent deals, else Wilson at the effective sample size of the per-deal "
-              "variance; means: Student t on the per-deal means. \"Lead\" is a seat's score minus "
-              "the mean of the other seats at the same table on the same deal.", ""]
+              "variance, and never narrower than Wilson on the deals when every deal gave "
+              "the same result; means: Student t on the per-deal means. \"Lead\" is a "
+              "seat's score minus the mean of the other seats at the same table on the same "
+              "deal.", ""]
     lines += [f"![seat win share]({plot})", ""]
     for t in summary["tables"]:
         lines += [f"## {t['label']}", "",

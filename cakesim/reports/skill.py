@@ -3,8 +3,9 @@
 Each headline table (the tables of the first table's strategy mix, as in the report's
 headline, or the tables ``tables`` names) is re-played with every strength of a ladder of
 built-in strategies (weakest first; by default the game's ``skill_ladder``) at every
-seat. The first seat's win share minus the fair 1/P at each strength says whether the
-seat's verdict holds across skill.
+seat. The first seat's verdict at each strength (the report's own: the same words, margin
+and simultaneous level as its seat verdicts, so a row the report's tables play reads as
+its table does) says whether the seat's verdict holds across skill.
 
 Mixed-strength tables seat one player of each strength alone among ``reference`` players,
 on duplicate deals, so that it sits once in every seat of every deal. Its win share in
@@ -24,8 +25,13 @@ this module analyses the rows' runs and presents them.
 import numpy as np
 
 from cakesim.analyses.skill import SkillQuestion, parse
-from cakesim.reports.answer import Answer
-from cakesim.reports.summaries import difference, first_seat_share
+from cakesim.reports.answer import WORDS, Answer
+from cakesim.reports.summaries import (
+    difference,
+    first_seat_share,
+    seat_verdict,
+    verdict_family,
+)
 from cakesim.reports.text import points, points_plus_minus
 from cakesim.stats.intervals import Estimate, mean_of
 
@@ -40,11 +46,13 @@ def analyse(experiment, runs, question: SkillQuestion, n_jobs: int = -1) -> dict
     first-seat gain, the strongest minus the weakest gain, and the verdicts in words."""
     by_label = {run.table.label: run for run in runs}
     win_units = experiment.game.win_units
+    family = verdict_family(experiment, runs)
     found = []
     for setting in question.settings:
         headline = by_label[setting.headline].table
         seat = experiment.game.seat_name(headline, 0).name
-        rows = [_uniform_row(strength, by_label[label]) for strength, label in setting.uniform]
+        rows = [_uniform_row(strength, by_label[label], experiment.margin, family)
+                for strength, label in setting.uniform]
         gains = {strength: _gains(by_label[label], slot, win_units)
                  for strength, label, slot in setting.mixed}
         mixed = [{"strength": strength, "table": label, "player": slot + 1,
@@ -57,26 +65,29 @@ def analyse(experiment, runs, question: SkillQuestion, n_jobs: int = -1) -> dict
         if len(mixed) > 1:
             strong, weak = gains[mixed[-1]["strength"]], gains[mixed[0]["strength"]]
             spread = difference(mean_of(strong), mean_of(weak), strong, weak)
-        gaps = [(r["strength"], r["gap"]) for r in rows]
+        verdicts = [(r["strength"], r["verdict"]) for r in rows]
+        status = _status([v["word"] for _, v in verdicts])
         found.append({
             "setting": setting.name, "headline": setting.headline, "players": headline.players,
             "variant": headline.variant, "options": dict(headline.options), "seat": seat,
             "rows": rows, "mixed": mixed, "strongest_minus_weakest": spread,
-            "holds": len({_kind(gap) for _, gap in gaps}) == 1,
-            "words": holds_sentence(seat, setting.name, gaps),
+            "holds": status == "holds", "depends": status == "depends",
+            "words": holds_sentence(seat, setting.name, verdicts),
             "mixed_words": (mixed_sentence(question.reference, [
                 (m["strength"], m["gain"]) for m in mixed], spread) if mixed else "")})
     return {"strengths": list(question.strengths), "reference": question.reference,
             "mixed": question.mixed, "settings": found}
 
 
-def _uniform_row(strength: str, run) -> dict:
-    """One strength at every seat: the first seat's win share minus the fair 1/P."""
+def _uniform_row(strength: str, run, margin: float, family: int) -> dict:
+    """One strength at every seat: the first seat's win share minus the fair 1/P (95 %),
+    and its verdict as the report judges its seats (``family`` verdicts together)."""
     share, fair = first_seat_share(run), 1 / run.table.players
     gap = Estimate(share.value - fair, share.low - fair, share.high - fair, share.n)
     return {"strength": strength, "table": run.table.label, "games": run.totals.games,
             "deals": run.totals.deals, "duplicate": run.table.duplicate,
-            "share": share.as_dict(), "gap": gap.as_dict()}
+            "share": share.as_dict(), "gap": gap.as_dict(),
+            "verdict": seat_verdict(run, 0, margin, family)}
 
 
 def _gains(run, player: int, win_units: int) -> np.ndarray:
@@ -90,31 +101,41 @@ def _gains(run, player: int, win_units: int) -> np.ndarray:
     return (at_first - mean) / win_units
 
 
-def _kind(gap: dict) -> str:
-    """The first seat at one strength in a word: its 95 % interval below, above or about 0."""
-    return "disadvantaged" if gap["high"] < 0 else "advantaged" if gap["low"] > 0 else "fair"
+def _status(words: list[str]) -> str:
+    """``holds`` (one verdict for every strength), ``depends`` (two strengths settle on
+    different verdicts) or ``unsettled`` (the others differ only by inconclusive ones)."""
+    settled = set(words) - {"inconclusive"}
+    if len(settled) > 1:
+        return "depends"
+    return "holds" if len(set(words)) == 1 and settled else "unsettled"
 
 
 def _listed(names: list[str]) -> str:
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def holds_sentence(seat: str, where: str, gaps: list[tuple[str, dict]]) -> str:
-    """Whether the first seat's verdict holds across strengths, in words: ``The first waiter
-    is disadvantaged at 4P base for every strength tested (-2.1 to -8.7 pp).`` or ``At 4P
-    base the first waiter's verdict depends on skill: disadvantaged for random, fair for
-    tuned.`` (``gaps``: each strength's gap to the fair share, weakest first)."""
-    kinds: dict[str, list[str]] = {}
-    for strength, gap in gaps:
-        kinds.setdefault(_kind(gap), []).append(strength)
-    if len(kinds) > 1:
-        parts = ", ".join(f"{kind} for {_listed(names)}" for kind, names in kinds.items())
-        return f"At {where} the {seat}'s verdict depends on skill: {parts}."
-    values = sorted((100 * gap["value"] for _, gap in gaps), key=abs)
+def holds_sentence(seat: str, where: str, verdicts: list[tuple[str, dict]]) -> str:
+    """Whether the first seat's verdict holds across strengths, in the report's verdict
+    words: ``The first waiter is disadvantaged at 4P base for every strength tested (-2.1
+    to -8.7 pp).`` or ``At 4P base the first waiter's verdict depends on skill:
+    disadvantaged for random, fair for tuned.`` (``verdicts``: each strength's verdict,
+    weakest first)."""
+    words: dict[str, list[str]] = {}
+    for strength, v in verdicts:
+        words.setdefault(v["word"], []).append(strength)
+    status = _status(list(words))
+    if len(words) > 1:
+        parts = ", ".join(f"{WORDS[word]} for {_listed(names)}" for word, names in words.items())
+        said = "depends on skill" if status == "depends" else "is not settled for every strength"
+        return f"At {where} the {seat}'s verdict {said}: {parts}."
+    values = sorted((100 * v["gap"]["value"] for _, v in verdicts), key=abs)
     span = (f"{values[0]:+.1f} pp" if len(values) == 1
             else f"{values[0]:+.1f} to {values[-1]:+.1f} pp")
-    tested = "every strength tested" if len(gaps) > 1 else f"the one strength tested, {gaps[0][0]}"
-    return f"The {seat} is {next(iter(kinds))} at {where} for {tested} ({span})."
+    tested = ("every strength tested" if len(verdicts) > 1
+              else f"the one strength tested, {verdicts[0][0]}")
+    if status == "unsettled":
+        return f"At {where} the {seat}'s verdict is inconclusive for {tested} ({span})."
+    return f"The {seat} is {WORDS[next(iter(words))]} at {where} for {tested} ({span})."
 
 
 def mixed_sentence(reference: str, gains: list[tuple[str, dict]],
@@ -137,13 +158,14 @@ def headline(data: dict) -> str:
     """Whether the first seat's verdict holds across strengths, over every setting."""
     settings = data["settings"]
     seat, strengths = settings[0]["seat"], _listed(data["strengths"])
-    depends = [s["setting"] for s in settings if not s["holds"]]
-    holding = [s["setting"] for s in settings if s["holds"]]
-    if not depends:
-        return (f"The {seat}'s verdict holds for every strength tested ({strengths}) at "
-                f"{_listed(holding)}.")
-    return (f"The {seat}'s verdict depends on skill ({strengths}) at {_listed(depends)}"
-            + (f"; it holds for every strength at {_listed(holding)}." if holding else "."))
+    groups = [("depends on skill", [s["setting"] for s in settings if s["depends"]]),
+              ("holds for every strength", [s["setting"] for s in settings if s["holds"]]),
+              ("is not settled for every strength", [
+                  s["setting"] for s in settings if not (s["depends"] or s["holds"])])]
+    # The strengths are named once, in the first clause.
+    clauses = [f"{said}{'' if k else f' ({strengths})'} at {_listed(where)}"
+               for k, (said, where) in enumerate(g for g in groups if g[1])]
+    return f"The {seat}'s verdict " + "; it ".join(clauses) + "."
 
 
 def numbers(data: dict) -> dict[str, dict]:
@@ -182,8 +204,10 @@ def markdown(data: dict, plot: str) -> list[str]:
     lines += ["", f"![skill]({plot})", "",
               f"The {seat}'s win share minus the fair share 1/P, in percentage points, with "
               "one built-in strategy at every seat (strengths weakest first; 95 % intervals "
-              "by deal, each on its own: not corrected for the many rows). *Fair* means the "
-              "interval includes 0; a small gap is not ruled out.", "",
+              "by deal, as the report's tables print them). The verdicts above are the "
+              "report's own, read as its seat verdicts are: from the same interval widened "
+              "to hold simultaneously for every seat of the report's tables, at its "
+              "fairness margin. A row the report's tables play has its table's verdict.", "",
               _header(settings), _rule(settings)]
     for k, strength in enumerate(data["strengths"]):
         lines.append(f"| {strength} | " + " | ".join(

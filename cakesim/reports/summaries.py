@@ -6,15 +6,16 @@ P rotations are one sample, not P.
 
 import numpy as np
 
+from cakesim.engine.contract import ResultKind
 from cakesim.engine.runner import TableRun
 from cakesim.reports.text import points
 from cakesim.stats.intervals import (
     Estimate,
+    WinShare,
     by_deal,
     mean_interval,
     paired_difference,
     verdict,
-    win_share,
 )
 
 
@@ -29,7 +30,7 @@ def seat_summary(run: TableRun) -> list[dict]:
             "role": str(game.seat_name(run.table, seat)),
             "name": game.seat_name(run.table, seat).name,
             "strategy": _seat_strategy(run, seat),
-            "win_share": _share(t, t.seat_sum, t.seat_sq, seat, game.win_units).as_dict(),
+            "win_share": seat_share(run, seat).interval().as_dict(),
         }
         for metric in game.seat_metrics:
             entry[f"mean_{metric}"] = by_deal(
@@ -51,7 +52,8 @@ def player_summary(run: TableRun) -> list[dict]:
     return [{
         "player": p,
         "strategy": run.table.strategies[p].name,
-        "win_share": _share(t, t.player_sum, t.player_sq, p, game.win_units).as_dict(),
+        "win_share": _share(t, t.player_sum, t.player_sq, p,
+                            game.win_units).interval().as_dict(),
         "mean_total": by_deal(float(t.player_sum["total"][p]), float(t.player_sq["total"][p]),
                               t.deals, t.games_per_deal).as_dict(),
     } for p in range(t.players)]
@@ -64,11 +66,23 @@ def game_summary(run: TableRun) -> dict:
                        t.games_per_deal).as_dict() for m in t.game_metrics}
 
 
-def seat_verdicts(seats: list[dict], games: int, margin: float, family: int) -> list[dict]:
+def verdict_family(experiment, runs) -> int:
+    """How many seat verdicts a report makes together: every seat of every table of its
+    own (a section's rows are left to their section); none in a team game."""
+    if experiment.game.result_kind is not ResultKind.SEATS:
+        return 0
+    return sum(run.table.players for run in runs
+               if run.table.label not in experiment.section_tables)
+
+
+def seat_verdicts(run: TableRun, margin: float, family: int) -> list[dict]:
     """Every seat's verdict against a fair 1/P, simultaneous over ``family`` verdicts."""
-    fair = 1.0 / len(seats)
-    return [verdict(Estimate(**s["win_share"]), fair, margin, family, games).as_dict()
-            for s in seats]
+    return [seat_verdict(run, seat, margin, family) for seat in range(run.totals.players)]
+
+
+def seat_verdict(run: TableRun, seat: int, margin: float, family: int) -> dict:
+    """One seat's verdict against a fair 1/P, read from the interval its table prints."""
+    return verdict(seat_share(run, seat), 1.0 / run.totals.players, margin, family).as_dict()
 
 
 def verdict_sentence(seats: list[dict], control: bool = False) -> str:
@@ -89,10 +103,15 @@ def _seat_sentence(seat: dict, capital: bool = True) -> str:
             f"against a fair {100 * v['fair']:.1f} % (gap {points(gap)}): {v['phrase']}")
 
 
+def seat_share(run: TableRun, seat: int) -> WinShare:
+    """A seat's win share at a table, from its sums (its interval by deal at any level)."""
+    t = run.totals
+    return _share(t, t.seat_sum, t.seat_sq, seat, run.table.game.win_units)
+
+
 def first_seat_share(run: TableRun) -> Estimate:
     """Seat 0's win share at a table, with its 95 % interval by deal."""
-    t = run.totals
-    return _share(t, t.seat_sum, t.seat_sq, 0, run.table.game.win_units)
+    return seat_share(run, 0).interval()
 
 
 def compare_first_seat(base: TableRun, other: TableRun) -> dict:
@@ -136,9 +155,9 @@ def difference(after: Estimate, before: Estimate, after_deals: np.ndarray | None
     return {"method": "unpaired", **Estimate(diff, diff - half, diff + half, n).as_dict()}
 
 
-def _share(totals, total: dict, square: dict, index: int, win_units: int) -> Estimate:
-    return win_share(float(total["win_units"][index]), float(square["win_units"][index]),
-                     totals.deals, totals.games_per_deal, win_units)
+def _share(totals, total: dict, square: dict, index: int, win_units: int) -> WinShare:
+    return WinShare(float(total["win_units"][index]), float(square["win_units"][index]),
+                    totals.deals, totals.games_per_deal, win_units)
 
 
 def _lead(totals, metric: str, seat: int, scale: float) -> Estimate:

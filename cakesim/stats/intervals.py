@@ -2,15 +2,32 @@
 
 Every interval here is two-sided at ``level`` (default 95 %). The sampling unit is the
 *deal*: games of one deal (its seat rotations on duplicate deals) are not independent, so
-means and their variances are taken over per-deal sums (``by_deal``). A win share is a
-proportion only when every outcome is a whole win or a loss on independent deals; then
-the Wilson interval is used. A shared first place counts 1/k of a win, and with such
-fractional outcomes (or on duplicate deals) the interval comes from the empirical
-variance of the per-deal shares, which Wilson would overstate by about 10 %.
+means and their variances are taken over per-deal sums (``by_deal``).
+
+A win share (``WinShare``) is a proportion only when every outcome is a whole win or a
+loss on independent deals; then the Wilson interval is used. A shared first place counts
+1/k of a win, and with such fractional outcomes (or on duplicate deals) the interval is
+Wilson's at the effective sample size of the per-deal variance, with Korn and Graubard's
+(1998) correction for the deals' degrees of freedom. Wilson on the games would overstate
+it by about 10 % with split wins, and on duplicate deals miss it either way: a deal's
+rotations are not independent games.
+
+The floor. A variance of the deals is only an estimate, and deals that are all alike
+(one seat wins every game, or every game is tied) estimate it as zero: an interval of no
+width, whatever the number of deals. Whatever a deal's games do together, a deal's share
+lies in 0..1 with mean p, so its variance is at most p (1 - p): Wilson's interval on the
+number of *deals* is safe however a deal's games go together, the rule of three at 0 % and
+100 %. A share whose
+deals show no spread (fewer than two deals, or every deal alike) gets that interval. When
+the deals do vary, their variance is used even where it makes the interval narrower than
+Wilson's on the deals: it is the variance reduction duplicate deals are played for.
+
+A share's verdict against its fair value is read from the same interval at a
+family-corrected level, so the printed 95 % interval and the verdict cannot disagree.
 """
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 from scipy import stats as scipy_stats
@@ -60,7 +77,9 @@ def wilson(share: float, n: float, level: float = LEVEL) -> Estimate:
     denominator = 1 + z * z / n
     centre = (share + z * z / (2 * n)) / denominator
     spread = z * math.sqrt(max(share * (1 - share), 0.0) / n + z * z / (4 * n * n)) / denominator
-    return Estimate(share, max(0.0, centre - spread), min(1.0, centre + spread), n)
+    # The interval holds the share (0 at no win, exactly, not a rounding error above it).
+    return Estimate(share, max(0.0, min(share, centre - spread)),
+                    min(1.0, max(share, centre + spread)), n)
 
 
 def mean_interval(total: float, total_sq: float, n: int, level: float = LEVEL) -> Estimate:
@@ -95,26 +114,60 @@ def by_deal(total: float, square: float, deals: int, per_deal: int,
     return mean_interval(total / per_deal, square / per_deal ** 2, deals, level)
 
 
+@dataclass(frozen=True)
+class WinShare:
+    """A seat's (or player's) win share from its exact sums, with its interval at any level.
+
+    ``units`` is the sum of the win units over the deals, ``units_sq`` the sum over deals
+    of the squared per-deal win units; a deal plays ``per_deal`` games.
+    """
+
+    units: float
+    units_sq: float
+    deals: int
+    per_deal: int
+    win_units: int
+
+    @property
+    def games(self) -> int:
+        """The games behind the share."""
+        return self.deals * self.per_deal
+
+    @property
+    def value(self) -> float:
+        """The share of the win units won (NaN without a game)."""
+        return self.units / (self.win_units * self.games) if self.deals else math.nan
+
+    def interval(self, level: float = LEVEL) -> Estimate:
+        """The share with its ``level`` interval: Wilson on the games for whole wins on
+        independent deals, else Wilson at the effective sample size of the per-deal
+        variance, never narrower than Wilson on the deals when they show no spread."""
+        if self.deals == 0:
+            return Estimate(math.nan, math.nan, math.nan, 0)
+        if self.per_deal == 1 and self.units_sq == self.win_units * self.units:
+            return replace(wilson(self.value, self.games, level), n=self.deals)
+        return replace(wilson(self.value, self.trials(level), level), n=self.deals)
+
+    def trials(self, level: float = LEVEL) -> float:
+        """The trials Wilson's interval counts: the effective sample size ``p (1 - p) /
+        se^2`` of the per-deal variance, times Korn and Graubard's ``(z / t)^2`` for the
+        deals' ``deals - 1`` degrees of freedom; the deals when they show no spread."""
+        # D * sum(u^2) - (sum u)^2 is exact for the integer sums a table keeps.
+        spread = self.deals * self.units_sq - self.units * self.units
+        if self.deals < 2 or spread <= 0:
+            return float(self.deals)
+        unit = self.win_units * self.per_deal
+        variance = spread / (self.deals * (self.deals - 1)) / unit ** 2
+        share = self.value
+        tail = 0.5 + level / 2
+        correction = (z_value(level) / float(scipy_stats.t.ppf(tail, self.deals - 1))) ** 2
+        return share * (1 - share) / (variance / self.deals) * correction
+
+
 def win_share(units: float, units_sq: float, deals: int, per_deal: int, win_units: int,
               level: float = LEVEL) -> Estimate:
-    """A seat's (or player's) win share from its win units, with a Wilson-type interval.
-
-    ``units_sq`` is the sum over deals of the squared per-deal win units. On independent
-    deals with whole wins only (``units_sq == win_units * units``) this is Wilson's
-    interval. Otherwise (split wins, duplicate deals) it is Wilson's interval at the
-    effective sample size ``p (1 - p) / se^2`` of the per-deal variance (Korn and
-    Graubard, 1998), which keeps Wilson's good coverage near 0 and 1 while using the
-    variance the deals show.
-    """
-    games = deals * per_deal
-    if per_deal == 1 and units_sq == win_units * units:
-        return wilson(units / (win_units * games), games, level)
-    e = by_deal(units, units_sq, deals, per_deal, level)
-    share, se = e.value / win_units, e.se / win_units
-    if se == 0 or not 0 < share < 1 or not math.isfinite(se):
-        return Estimate(share, e.low / win_units, e.high / win_units, deals)
-    effective = wilson(share, share * (1 - share) / se ** 2, level)
-    return Estimate(share, effective.low, effective.high, deals)
+    """A win share from its sums, with its interval (see ``WinShare``)."""
+    return WinShare(units, units_sq, deals, per_deal, win_units).interval(level)
 
 
 def ratio_influence(numerator: np.ndarray,
@@ -174,7 +227,8 @@ class Verdict:
 
     ``gap`` is the share minus the fair share with its *simultaneous* interval (corrected
     for the ``family`` of verdicts made together); ``games_more`` is the planner's
-    estimate of the extra games an inconclusive verdict needs.
+    estimate of the extra games an inconclusive verdict needs (None: no number of games
+    settles it, e.g. a gap of exactly 0 at a margin of 0).
     """
 
     word: str
@@ -188,14 +242,15 @@ class Verdict:
         """``disadvantaged by more than 1 pp``, ``fair within ±1 pp``, ..."""
         m = f"{100 * self.margin:g} pp"
         low, high = 100 * self.gap.low, 100 * self.gap.high
+        more = ("" if self.games_more is None
+                else f": need about {_round_up(self.games_more):,} more games")
         return {
             "disadvantaged": f"disadvantaged by more than {m}",
             "advantaged": f"advantaged by more than {m}",
             "fair": f"fair within ±{m}",
             "below": f"below fair by {-high:.1f} to {-low:.1f} pp (less than {m} not ruled out)",
             "above": f"above fair by {low:.1f} to {high:.1f} pp (less than {m} not ruled out)",
-            "inconclusive": "inconclusive: need about "
-                            f"{_round_up(self.games_more or 0):,} more games",
+            "inconclusive": f"inconclusive{more}",
         }[self.word]
 
     def as_dict(self) -> dict:
@@ -205,20 +260,20 @@ class Verdict:
                 "games_more": self.games_more}
 
 
-def verdict(share: Estimate, fair: float, margin: float, family: int, games: int,
+def verdict(share: WinShare, fair: float, margin: float, family: int,
             level: float = LEVEL) -> Verdict:
-    """Judge ``share`` (with its 95 % interval, from ``games`` games) against ``fair``.
+    """Judge ``share`` against ``fair``, at a ``margin``, simultaneously over a ``family``.
 
-    The gap's interval is widened to Bonferroni's simultaneous level over the ``family``
-    of verdicts of a report (normal approximation from the 95 % interval's standard
-    error). "Fair within ±m" is the two one-sided tests (TOST) at that level: the whole
-    interval lies inside (-m, m). An inconclusive verdict states the games needed for the
-    interval to settle either way, if the gap stays what it is.
+    The gap's interval is the share's own interval (``WinShare.interval``, the one a
+    report prints at ``level``) at Bonferroni's level ``1 - (1 - level) / family``, minus
+    ``fair``: asymmetric as Wilson's is, the printed interval itself for a family of one,
+    and containing it for more. "Fair within ±m" is the two one-sided tests (TOST) at that
+    level: the whole interval lies inside (-m, m). An inconclusive verdict states the
+    games needed for the interval to settle either way, if the gap stays what it is.
     """
-    z = z_value(1 - (1 - level) / family)
-    gap_value = share.value - fair
-    half = z * share.se
-    gap = Estimate(gap_value, gap_value - half, gap_value + half, share.n)
+    simultaneous = share.interval(1 - (1 - level) / family)
+    gap = Estimate(simultaneous.value - fair, simultaneous.low - fair,
+                   simultaneous.high - fair, share.deals)
     if gap.high < -margin:
         word = "disadvantaged"
     elif gap.low > margin:
@@ -231,12 +286,26 @@ def verdict(share: Estimate, fair: float, margin: float, family: int, games: int
         word = "above"
     else:
         word = "inconclusive"
-    more = None
-    if word == "inconclusive":
-        # Settling needs a half-width below |gap| (a sign) or below m - |gap| (fair).
-        target = max(abs(gap_value), margin - abs(gap_value))
-        more = max(0, math.ceil(games * ((half / target) ** 2 - 1)))
+    more = _games_to_settle(gap, margin, share.games) if word == "inconclusive" else None
     return Verdict(word, gap, fair, margin, family, more)
+
+
+def _games_to_settle(gap: Estimate, margin: float, games: int) -> int | None:
+    """The extra games after which an inconclusive ``gap`` would settle, if it stays.
+
+    Each side of the interval shrinks as one over the root of the games. It settles on a
+    sign when the side towards 0 is shorter than the gap, and as fair when each side
+    is shorter than its way to the margin: whichever takes fewer games.
+    """
+    below, above = gap.value - gap.low, gap.high - gap.value
+    sign = (below / gap.value if gap.value > 0 else above / -gap.value if gap.value < 0
+            else math.inf)
+    fair = (max(above / (margin - gap.value), below / (margin + gap.value))
+            if abs(gap.value) < margin else math.inf)
+    factor = min(sign, fair) ** 2
+    if not math.isfinite(factor):
+        return None
+    return max(0, math.ceil(games * (factor - 1)))
 
 
 def _round_up(n: int) -> int:

@@ -9,6 +9,7 @@ import pytest
 from cakesim.app.api import ci_run, run_experiment
 from cakesim.games import game_named
 from cakesim.reports import skill
+from cakesim.reports.answer import WORDS
 from cakesim.reports.summary_file import read_summary
 
 
@@ -16,25 +17,48 @@ def _gap(value: float, half: float = 0.01) -> dict:
     return {"value": value, "low": value - half, "high": value + half, "n": 1000}
 
 
-@pytest.mark.parametrize(("gaps", "expected"), [
-    ([-0.087, -0.021, -0.05], "The first waiter is disadvantaged at 4P base for every "
-                              "strength tested (-2.1 to -8.7 pp)."),
-    ([0.03, 0.02], "The first waiter is advantaged at 4P base for every strength tested "
-                   "(+2.0 to +3.0 pp)."),
-    ([0.004, -0.003, 0.0], "The first waiter is fair at 4P base for every strength tested "
-                           "(+0.0 to +0.4 pp)."),
-    ([-0.05], "The first waiter is disadvantaged at 4P base for the one strength tested, "
-              "random (-5.0 pp)."),
-    ([-0.05, -0.03, 0.004, 0.002], "At 4P base the first waiter's verdict depends on skill: "
-                                   "disadvantaged for random and greedy, fair for tuned and "
-                                   "search."),
-    ([0.05, -0.004, -0.03], "At 4P base the first waiter's verdict depends on skill: "
-                            "advantaged for random, fair for greedy, disadvantaged for tuned."),
+def _verdict(word: str, value: float) -> dict:
+    return {"word": word, "gap": _gap(value)}
+
+
+@pytest.mark.parametrize(("verdicts", "expected"), [
+    ([("disadvantaged", -0.087), ("disadvantaged", -0.021), ("disadvantaged", -0.05)],
+     "The first waiter is disadvantaged at 4P base for every strength tested (-2.1 to "
+     "-8.7 pp)."),
+    ([("above", 0.008), ("above", 0.006)],
+     "The first waiter is above fair at 4P base for every strength tested (+0.6 to +0.8 pp)."),
+    ([("fair", 0.004), ("fair", -0.003), ("fair", 0.0)],
+     "The first waiter is fair at 4P base for every strength tested (+0.0 to +0.4 pp)."),
+    ([("disadvantaged", -0.05)],
+     "The first waiter is disadvantaged at 4P base for the one strength tested, random "
+     "(-5.0 pp)."),
+    ([("disadvantaged", -0.05), ("below", -0.03), ("fair", 0.004), ("fair", 0.002)],
+     "At 4P base the first waiter's verdict depends on skill: disadvantaged for random, "
+     "below fair for greedy, fair for tuned and search."),
+    ([("advantaged", 0.05), ("inconclusive", -0.004), ("advantaged", 0.03)],
+     "At 4P base the first waiter's verdict is not settled for every strength: advantaged "
+     "for random and tuned, inconclusive for greedy."),
+    ([("inconclusive", 0.004), ("inconclusive", -0.002)],
+     "At 4P base the first waiter's verdict is inconclusive for every strength tested (-0.2 "
+     "to +0.4 pp)."),
 ])
-def test_the_verdict_across_strengths_in_words(gaps, expected):
+def test_the_verdict_across_strengths_in_words(verdicts, expected):
     names = ["random", "greedy", "tuned", "search"]
-    assert skill.holds_sentence("first waiter", "4P base",
-                                list(zip(names, map(_gap, gaps), strict=False))) == expected
+    found = [(name, _verdict(*v)) for name, v in zip(names, verdicts, strict=False)]
+    assert skill.holds_sentence("first waiter", "4P base", found) == expected
+
+
+def test_the_headline_names_where_the_verdict_depends_holds_or_is_not_settled():
+    settings = [{"setting": name, "seat": "first waiter", "depends": depends, "holds": holds}
+                for name, depends, holds in [("3P base", False, True), ("4P base", True, False),
+                                             ("5P base", False, False)]]
+    data = {"strengths": ["random", "tuned"], "settings": settings}
+    assert skill.headline(data) == (
+        "The first waiter's verdict depends on skill (random and tuned) at 4P base; it holds "
+        "for every strength at 3P base; it is not settled for every strength at 5P base.")
+    data["settings"] = settings[:1]
+    assert skill.headline(data) == ("The first waiter's verdict holds for every strength "
+                                    "(random and tuned) at 3P base.")
 
 
 @pytest.mark.parametrize(("spread", "words"), [
@@ -152,12 +176,36 @@ def test_the_skill_rows_are_played_and_their_numbers_are_the_games(ran):
         spread = s["strongest_minus_weakest"]
         assert spread["method"] == "paired by deal"
         assert spread["value"] == pytest.approx((strong - weak).mean(), abs=1e-12)
-    # The words follow the numbers.
+    # The words follow the verdicts.
     for s in data["settings"]:
-        kinds = {"disadvantaged" if r["gap"]["high"] < 0 else "advantaged"
-                 if r["gap"]["low"] > 0 else "fair" for r in s["rows"]}
-        assert s["holds"] == (len(kinds) == 1)
-        assert ("depends on skill" in s["words"]) == (len(kinds) > 1)
+        words = {r["verdict"]["word"] for r in s["rows"]}
+        assert s["holds"] == (len(words) == 1 and words != {"inconclusive"})
+        assert ("depends on skill" in s["words"]) == s["depends"] == (
+            len(words - {"inconclusive"}) > 1)
+        for r in s["rows"]:
+            assert f"{WORDS[r['verdict']['word']]}" in s["words"]
+
+
+def test_the_skill_section_and_the_tables_never_give_one_table_two_verdicts(ran):
+    _, summary = ran
+    first_seats = {t["label"]: t["seats"][0] for t in summary["tables"]}
+    rows = [r for s in summary["sections"]["skill"]["settings"] for r in s["rows"]]
+    shared = [r for r in rows if r["shared"]]
+    assert shared and len(shared) < len(rows)
+    for r in shared:
+        seat = first_seats[r["table"]]
+        assert r["verdict"]["word"] == seat["verdict"]["word"]
+        assert r["verdict"] == seat["verdict"]
+        # The skill table prints the interval the report's table prints.
+        fair = seat["verdict"]["fair"]
+        assert r["gap"]["low"] == pytest.approx(seat["win_share"]["low"] - fair, abs=1e-15)
+        assert r["gap"]["high"] == pytest.approx(seat["win_share"]["high"] - fair, abs=1e-15)
+    # A row of the section's own is judged as the report judges its seats.
+    family = summary["verdict_family"]
+    for r in rows:
+        assert r["verdict"]["family"] == family and r["verdict"]["margin"] == summary["margin"]
+        gap = r["verdict"]["gap"]
+        assert gap["low"] <= r["gap"]["low"] and r["gap"]["high"] <= gap["high"]
 
 
 def test_the_report_keeps_its_answer_and_adds_the_skill_section(ran):

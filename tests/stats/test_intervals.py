@@ -5,7 +5,7 @@ import pytest
 from scipy import stats
 
 from cakesim.stats.intervals import (
-    Estimate,
+    WinShare,
     by_deal,
     holm,
     mean_of,
@@ -41,34 +41,70 @@ def test_paired_difference_removes_the_shared_part():
     assert d.low < 1.0 < d.high and d.half_width < 0.02
 
 
-def _share(value: float, se: float, n: int = 10_000) -> Estimate:
-    half = 1.959963984540054 * se
-    return Estimate(value, value - half, value + half, n)
+def _whole(wins: float, games: int) -> WinShare:
+    """``wins`` whole wins in ``games`` games on independent deals."""
+    return WinShare(wins, wins, games, 1, 1)
 
 
-@pytest.mark.parametrize(("value", "se", "word"), [
-    (0.20, 0.005, "disadvantaged"),       # gap -5 pp, interval well below -1 pp
-    (0.30, 0.005, "advantaged"),
-    (0.251, 0.001, "fair"),               # interval inside (-1, +1) pp
-    (0.241, 0.002, "below"),               # excludes fair, -1 pp not ruled out
-    (0.259, 0.002, "above"),
-    (0.25, 0.02, "inconclusive"),
+@pytest.mark.parametrize(("wins", "word"), [
+    (2000, "disadvantaged"),       # gap -5 pp, interval well below -1 pp
+    (3000, "advantaged"),
+    (2505, "fair"),                # interval inside (-1, +1) pp
+    (2400, "below"),               # excludes fair, -1 pp not ruled out
+    (2600, "above"),
+    (2420, "inconclusive"),        # holds 0 and reaches below -1 pp
 ])
-def test_verdict_words(value, se, word):
-    v = verdict(_share(value, se), 0.25, margin=0.01, family=1, games=10_000)
+def test_verdict_words(wins, word):
+    v = verdict(_whole(wins, 10_000), 0.25, margin=0.01, family=1)
     assert v.word == word
-    assert v.gap.value == pytest.approx(value - 0.25)
+    assert v.gap.value == pytest.approx(wins / 10_000 - 0.25)
+
+
+@pytest.mark.parametrize(("wins", "games"), [(0, 10), (1, 10), (10, 10), (37, 200), (2410, 10_000)])
+def test_the_verdict_reads_the_interval_the_report_prints(wins, games):
+    share = _whole(wins, games)
+    printed = share.interval()
+    alone = verdict(share, 0.25, 0.01, 1).gap
+    assert (alone.low, alone.high) == (printed.low - 0.25, printed.high - 0.25)
+    wide = verdict(share, 0.25, 0.01, 42).gap
+    assert wide.low <= alone.low and alone.high <= wide.high
+    assert (wide.low, wide.high) != (alone.low, alone.high)
+
+
+def test_no_win_in_ten_games_at_four_players_is_not_disadvantaged():
+    # Wilson's 95 % interval of 0/10 is [0, 27.8 %]: it holds the fair 25 %.
+    share = _whole(0, 10)
+    assert share.interval().high == pytest.approx(0.2775, abs=1e-4)
+    v = verdict(share, 0.25, 0.01, 1)
+    assert v.word == "inconclusive" and v.gap.high > 0
 
 
 def test_verdicts_are_simultaneous_over_their_family():
-    share = _share(0.244, 0.0025)   # z = 2.4: beyond 1.96, not beyond Bonferroni's 3.2 for 42
-    assert verdict(share, 0.25, 0.01, 1, 10_000).word == "below"
-    wide = verdict(share, 0.25, 0.01, 42, 10_000)
-    assert wide.word == "inconclusive" and wide.gap.half_width > share.half_width * 1.5
-    # Games for a half-width of max(|gap|, m - |gap|) = 0.6 pp, if the gap stays.
-    assert wide.games_more == pytest.approx(10_000 * ((wide.gap.half_width / 0.006) ** 2 - 1),
-                                            rel=1e-6, abs=1)
+    share = _whole(2410, 10_000)   # beyond 1.96 standard errors, not beyond 3.2 (42 verdicts)
+    assert verdict(share, 0.25, 0.01, 1).word == "below"
+    wide = verdict(share, 0.25, 0.01, 42)
+    assert wide.word == "inconclusive" and wide.gap.high - wide.gap.low > 1.5 * (
+        share.interval().high - share.interval().low)
     assert "inconclusive: need about" in wide.phrase()
+
+
+@pytest.mark.parametrize("wins", [2410, 2480, 2530])
+def test_the_games_more_settle_an_inconclusive_verdict_if_the_share_stays(wins):
+    v = verdict(_whole(wins, 10_000), 0.25, 0.01, 42)
+    assert v.word == "inconclusive" and v.games_more > 0
+
+    def settled(extra: float) -> bool:
+        games = round(10_000 + extra)
+        return verdict(_whole(wins / 10_000 * games, games), 0.25, 0.01, 42).word != (
+            "inconclusive")
+
+    # The planner's estimate: Wilson's sides shrink about as one over the root of the games.
+    assert settled(1.1 * v.games_more) and not settled(0.9 * v.games_more)
+
+
+def test_a_gap_of_zero_at_a_margin_of_zero_never_settles():
+    v = verdict(_whole(50, 100), 0.5, margin=0.0, family=1)
+    assert v.word == "inconclusive" and v.games_more is None and v.phrase() == "inconclusive"
 
 
 def test_win_share_uses_wilson_only_for_whole_wins_on_independent_deals():
@@ -84,6 +120,42 @@ def test_win_share_uses_wilson_only_for_whole_wins_on_independent_deals():
     assert (split.low, split.high) == pytest.approx((wilson(0.3, effective).low,
                                                      wilson(0.3, effective).high))
     assert split.half_width < wilson(0.3, 1000).half_width
+
+
+def test_the_effective_sample_size_is_corrected_for_the_deals_degrees_of_freedom():
+    # Split wins on 12 deals: Wilson at the effective sample size times (z / t_11)^2.
+    values = np.r_[np.ones(3), np.full(4, 0.5), np.zeros(5)]
+    share = WinShare(2 * values.sum(), 4 * (values ** 2).sum(), 12, 1, 2)
+    variance = values.var(ddof=1) / 12
+    for level in (0.95, 0.999):
+        z, t = stats.norm.ppf(0.5 + level / 2), stats.t.ppf(0.5 + level / 2, 11)
+        effective = values.mean() * (1 - values.mean()) / variance * (z / t) ** 2
+        ours, theirs = share.interval(level), wilson(values.mean(), effective, level)
+        assert (ours.low, ours.high) == pytest.approx((theirs.low, theirs.high))
+
+
+def test_deals_all_alike_give_wilsons_interval_on_the_deals():
+    # Three games, every one tied by all three players: a third of a win each, no spread.
+    tied = WinShare(units=3, units_sq=3, deals=3, per_deal=1, win_units=3)
+    assert (tied.interval().low, tied.interval().high) == pytest.approx(
+        (wilson(1 / 3, 3).low, wilson(1 / 3, 3).high))
+    assert verdict(tied, 1 / 3, 0.01, 3).word == "inconclusive"
+    # A strategy winning both games of every one of 3,000 deals: the rule of three on deals.
+    always = WinShare(units=6000, units_sq=4 * 3000, deals=3000, per_deal=2, win_units=1)
+    e = always.interval()
+    assert e.value == 1.0 and e.high == 1.0
+    assert e.low == pytest.approx(wilson(1.0, 3000).low) and e.low < 0.999
+    theirs = stats.binomtest(3000, 3000).proportion_ci(method="wilson")
+    assert e.low == pytest.approx(theirs.low, abs=1e-12)
+
+
+def test_one_deal_still_has_a_finite_interval_and_none_has_none():
+    one = WinShare(units=1, units_sq=1, deals=1, per_deal=4, win_units=1)
+    e = one.interval()
+    assert 0 < e.low < 0.25 < e.high < 1
+    assert verdict(one, 0.25, 0.01, 4).games_more > 0
+    nothing = WinShare(0, 0, 0, 4, 1).interval()
+    assert nothing.n == 0 and np.isnan([nothing.value, nothing.low, nothing.high]).all()
 
 
 def test_by_deal_counts_a_duplicate_deal_once():
