@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from cakesim.reports.hooks import ReportHooks
-from cakesim.reports.metrics import lead_changes, markdown, table_metrics, trajectories
+from cakesim.reports.metrics import balance, lead_changes, markdown, table_metrics, trajectories
 
 
 def _run(win_units: list[list[int]], totals: list[list[int]], units: int = 2):
@@ -21,20 +21,42 @@ def _run(win_units: list[list[int]], totals: list[list[int]], units: int = 2):
                            rows_complete=True)
 
 
-def test_ties_margin_and_balance_follow_their_definitions():
+def test_ties_and_margin_follow_their_definitions():
     # Seat 0 wins games 0 and 1 alone; game 2 is a shared first place; seat 1 wins game 3.
     run = _run([[2, 0], [2, 0], [1, 1], [0, 2]], [[9, 5], [7, 6], [4, 4], [3, 8]])
     found = table_metrics(run, seed=1)
     assert found["first_place_ties"]["value"] == pytest.approx(0.25)
     assert found["winning_margin"]["value"] == pytest.approx((4 + 1 + 0 + 5) / 4)
-    # Win shares 0.625 and 0.375: the seats are 0.25 apart.
-    assert found["balance"]["value"] == pytest.approx(0.75)
+
+
+def test_balance_is_one_minus_the_largest_gap_when_deals_do_not_vary():
+    # Every deal alike: no chance to remove, the interval is the value itself.
+    found = balance(np.tile([0.45, 0.2, 0.35], (5, 1)), seed=1)
+    assert (found.value, found.low, found.high) == pytest.approx((0.75, 0.75, 0.75))
 
 
 def test_the_balance_interval_covers_it_over_many_deals():
+    # Win shares 0.625 and 0.375: the seats are 0.25 apart, 5 standard errors.
     run = _run([[2, 0], [2, 0], [1, 1], [0, 2]] * 100, [[9, 5], [7, 6], [4, 4], [3, 8]] * 100)
     found = table_metrics(run, seed=1)["balance"]
+    assert found["value"] == pytest.approx(0.75, abs=0.005)
     assert found["low"] < 0.75 < found["high"] and found["high"] - found["low"] < 0.3
+
+
+def test_a_gap_within_chance_reaches_balance_one_and_is_partly_removed():
+    # Four games: shares 0.625 and 0.375 are well within chance of a fair table.
+    run = _run([[2, 0], [2, 0], [1, 1], [0, 2]], [[9, 5], [7, 6], [4, 4], [3, 8]])
+    found = table_metrics(run, seed=1)["balance"]
+    assert found["high"] == 1 and 0.75 < found["value"] <= 1
+
+
+def test_a_table_of_one_deal_has_no_balance_and_the_report_says_why():
+    found = table_metrics(_run([[2, 0]], [[5, 1]]), seed=1)
+    assert np.isnan([found["balance"][k] for k in ("value", "low", "high")]).all()
+    # Read back from strict JSON the numbers are None.
+    for shown in (found, {**found, "balance": {k: None for k in found["balance"]}}):
+        table = {"label": "x", "control": False, "metrics": shown}
+        assert "— (too few deals)" in "\n".join(markdown([table]))
 
 
 def test_a_table_without_rows_has_no_metrics_and_the_report_leaves_it_out():
