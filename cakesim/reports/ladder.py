@@ -258,7 +258,10 @@ def answer(data: dict, summary: dict) -> Answer:
                          if len(failed) < len(found) else
                          "No rating is shown: none fits at any player count, so the matrix is "
                          "the answer.")
-    columns = list(dict.fromkeys(name for ladder in found for name in ladder["strategies"]))
+    # The ladder's order: the count with the fewest merged strategies names them all.
+    fullest = max((ladder["strategies"] for ladder in found), key=len)
+    columns = list(dict.fromkeys([*fullest, *(name for ladder in found
+                                              for name in ladder["strategies"])]))
     rated = len(failed) < len(found)
     rows = []
     for ladder in found:

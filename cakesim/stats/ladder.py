@@ -38,16 +38,16 @@ seat terms ``c_t = -ln(P - 1)``: the field of j plays as one opponent of strengt
 ``b_j + ln(P - 1)``, the seat-free model this one extends. The model is fitted to the
 lone strategy's wins at each seat of each table (a binomial cell per table and seat): the
 ladder asks how the strategies rank, not which copy of j wins when the field does. (Fitted
-to the winning seat as well, the model misses by far more on both committed ladders: at
-three to five players the copies of j beside a weak player split the field's wins very
-unevenly, e.g. at four players the seat after random's wins 96 % of the games it loses,
-which no strength or seat term says.)
+to the winning seat as well, the model misses by far more: on Piece o' Cake at four
+players, with random alone in the first seat, the greedy-balanced player right after it
+wins 96 % of the games where the model says 38 %; deviances of 23,000 to 29,000 at three
+to five players.)
 
 The strengths (mean zero) and seat terms (mean zero) are the maximum of the likelihood,
 found by ``scipy.optimize`` (a trust-region Newton method with the exact gradient and
-Hessian). Half a game per table (a quarter of a win and of a loss at each of two seats,
-and so on) is added before the fit, so that a strategy that never loses, or never wins,
-still gets a finite strength; the deviance below is of the games as played. A strength
+Hessian). Half a game per table, spread evenly over its seats and won half the time, is
+added before the fit, so that a strategy that never loses, or never wins, still gets a
+finite strength; the deviance below is of the games as played. A strength
 becomes the Elo rating ``1500 + 400 / ln(10) * b``, so that 400 points are ten-to-one odds
 in a game of two, and a seat term the Elo points the seat is worth against the average
 seat.
@@ -59,7 +59,7 @@ covariance is ``H^-1 M H^-1``, with H the information of the fit and M the sprea
 deals' contributions to the score (the gradient of the log-likelihood). A standard error
 is never taken below the one of independent games (``H^-1`` alone): a table whose every
 game goes one way shows no spread from deal to deal, yet pins a strength down only as
-far as its games can (on the committed ladders the clustered errors are 0.9 to 1.4 times
+far as its games can (on the committed ladders the clustered errors are 0.9 to 2.4 times
 the independent ones).
 
 *Does the model fit?* The deviance ``2 sum [w ln(w / (n p)) + (n - w) ln((n - w) / (n (1 -
@@ -77,13 +77,27 @@ strategy beats a strong opponent by more than it beats a weak one, nor a seat th
 worth more to one strategy than to another.
 
 Measured on the committed ladders (the games of ``experiments/*_ladder.toml``), the model
-fits at none of the player counts: Piece o' Cake deviance 185 on 15 degrees of freedom at
-2P (the seat-free model: 345 on 16 over the same cells), 1,602 on 54 at 3P, 1,780 on 73
-at 4P and 3,369 on 92 at 5P; PLACEHOLDER_PDC. Giving every strategy a second strength for
-when it makes up the field (2k - 1 strengths) still leaves deviances of 1,000 and more at
-3 to 5 players. The largest misfits are matchups, not noise: at 2P greedy wins 55.9 % in
-the first seat against greedy-balanced where the model says 65.2 %, and at 5P tuned alone
-in the second seat wins 69.5 % against the field of greedy, the model 85.6 %.
+fits at none of the player counts: deviance on degrees of freedom, and the seat-free
+model's over the same cells:
+
+    ====================  ===========  ===========  ===========  ===========
+    ladder                2P           3P           4P           5P
+    ====================  ===========  ===========  ===========  ===========
+    Piece o' Cake         184 / 15     1,602 / 54   1,780 / 73   3,368 / 92
+      without seats       345 / 16     1,778 / 56   1,985 / 76   3,629 / 96
+    La Part du Chef       872 / 35     3,285 / 159  2,371 / 214  2,171 / 269
+      without seats       872 / 36     7,715 / 161  2,909 / 217  5,310 / 273
+    ====================  ===========  ===========  ===========  ===========
+
+The seat terms help (La Part du Chef at 3P and 5P most), and so does a second strength
+per strategy for when it makes up the field (2k - 1 strengths), which still leaves 153 on
+10 and 631 on 28 degrees of freedom at 2P and 1,000 to 2,800 at 3 to 5 players. The
+largest misfits are matchups, not noise: greedy-deny in the second seat against greedy
+wins 98.6 % of Piece o' Cake's 2P games where the model says 99.7 % (z = -10); tuned
+alone in the first seat against two random chefs wins 92.5 % where it says 98.7 % (z =
+-25); glutton alone against four greedy-deny chefs wins 21.3 % in the first seat, the
+model 11.4 % (z = +11). A strategy's strength depends on whom it plays, so no rating of
+the strategies alone can hold them.
 
 Alpha-Rank and Nash averaging (the other summaries of such a matrix) rank without a model to
 test; with one strategy that beats every other, as on both committed ladders at every

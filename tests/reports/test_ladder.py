@@ -7,10 +7,11 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.figure import Figure
 
 from cakesim.engine.errors import InputError
 from cakesim.engine.tables import Table
-from cakesim.reports import ladder
+from cakesim.reports import figures, ladder
 from cakesim.stats.ladder import ELO_SCALE, win_chance
 
 WIN_UNITS = 6
@@ -238,12 +239,61 @@ def test_tables_off_duplicate_deals_are_named_and_give_no_seat_terms():
     assert [r["strategy"] for r in data["elo"]] == ["strong", "weak"] and data["seats"] == []
 
 
-def test_the_plot_has_a_row_of_panels_per_count(tmp_path):
-    data = ladder.analyse(EXPERIMENT, _runs(list(NAMES), [2, 3, 4], deals=200),
-                          ladder.LadderQuestion(NAMES))
+def _cycle(players: int, deals: int, rng) -> list:
+    """Rock, paper, scissors alone against the field of each other at ``players``: each
+    far above its fair share against the one it beats, far below against the other."""
+    beats = {("rock", "scissors"), ("scissors", "paper"), ("paper", "rock")}
+    return [_run([a] + [b] * (players - 1), deals, rng,
+                 strengths={a: 1.5 if (a, b) in beats else -1.5, b: 0.0})
+            for a in ("rock", "scissors", "paper") for b in ("rock", "scissors", "paper")
+            if a != b]
+
+
+def test_a_ladder_rated_at_one_count_and_not_at_another_says_which(tmp_path):
+    rng = np.random.default_rng(4)
+    names = ("rock", "scissors", "paper")
+    even = {name: 0.0 for name in names}
+    runs = [_run([a, b], 1000, rng, strengths=even)
+            for a, b in (("rock", "scissors"), ("rock", "paper"), ("scissors", "paper"))]
+    data = ladder.analyse(EXPERIMENT, runs + _cycle(3, 1000, rng), ladder.LadderQuestion(names))
+    two, three = data["by_players"]["2"], data["by_players"]["3"]
+    assert two["fit"]["fits"] and len(two["elo"]) == 3 and len(two["seats"]) == 2
+    assert not three["fit"]["fits"] and three["elo"] == [] and three["seats"] == []
+    found = ladder.answer(data, {})
+    assert found.header[-1] == "Elo [95 % CI]"
+    assert [row[-1] for row in found.rows[3:]] == ["no fit"] * 3
+    assert "one rating with seat terms explains the results" in found.paragraph
+    assert "No single rating explains these results at 3 players" in found.paragraph
+    assert "No rating is shown where none fits" in found.paragraph
+    assert found.line.endswith("; no single rating fits at 3 players.")
+    assert set(ladder.numbers(data)) >= {"Elo | rock", "Elo | seat 2"}
+    assert not any(name.startswith("3P Elo") for name in ladder.numbers(data))
+    line = ladder.headline(data)
+    assert "at 2 players no strategy beats every other head to head, " in line
+    assert "at 3 players no strategy beats the field of every other and no single rating " \
+           "fits" in line
+
+
+@pytest.mark.parametrize("cycle", [False, True])
+def test_the_plot_has_a_row_of_panels_per_count(tmp_path, monkeypatch, cycle):
+    problems = []
+    save = Figure.savefig
+
+    def checked(fig, where, **options):
+        problems.extend(figures.layout_problems(fig))
+        return save(fig, where, **options)
+
+    monkeypatch.setattr(Figure, "savefig", checked)
+    runs = _runs(list(NAMES), [2, 3, 4], deals=200)
+    names = NAMES
+    if cycle:
+        # Rated at no count: the heat maps alone.
+        runs, names = _cycle(3, 500, np.random.default_rng(5)), ("rock", "scissors", "paper")
+    data = ladder.analyse(EXPERIMENT, runs, ladder.LadderQuestion(names))
     summary = {"title": "Synthetic", "experiment": "synthetic", "seed": 5}
     assert ladder.plot(data, [], summary, tmp_path) == "ladder.png"
     assert (tmp_path / "ladder.png").stat().st_size > 10_000
+    assert problems == []
 
 
 @pytest.mark.parametrize(("given", "expected"), [
