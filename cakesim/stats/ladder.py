@@ -399,7 +399,7 @@ def _with_fit(strength, seat, covariance, independent, chance, wins, games,
     p_value = float(scipy_stats.chi2.sf(deviance, df)) if df > 0 else None
     spread = np.sqrt(games * chance * (1 - chance))
     z = np.divide(wins - games * chance, spread, out=np.zeros_like(spread), where=spread > 0)
-    table, t = np.unravel_index(np.argmax(np.abs(z)), z.shape)
+    table, t = np.unravel_index(np.argmax(np.where(played, np.abs(z), -1.0)), z.shape)
     return Fit(strength, seat, covariance, independent, chance, deviance, df, p_value,
                (int(table), int(t), float(z[table, t])))
 
