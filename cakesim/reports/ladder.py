@@ -368,10 +368,11 @@ def _count_markdown(data: dict, where: str) -> list[str]:
     for i, name in enumerate(names):
         cells = ["—" if e is None else _percent(e) for e in data["win_matrix"][i]]
         lines.append(f"| **{name}** | " + " | ".join(cells) + " |")
-    against = "j" if players == 2 else f"{players - 1} copies of j"
+    against = "In seat t against j" if players == 2 else f"Alone at seat t against " \
+                                                             f"{players - 1} copies of j"
     model = ("A Bradley-Terry model with seat terms: each strategy has a strength b, each "
              "seat a term a, and a game's winner is drawn among its seats with chances in "
-             f"proportion to exp(b + a). Alone at seat t against {against}, i wins with "
+             f"proportion to exp(b + a). {against}, i wins with "
              "log-odds b_i - b_j + c_t, where c_t is the seat's log-odds among players of "
              "equal strength. Fitted to the lone strategy's wins at each seat of each table; "
              "the deviance treats the games of a table and seat as independent (on duplicate "
