@@ -1,4 +1,4 @@
-"""A strategy ladder: the win matrix, and Elo ratings that summarise it, at P players.
+"""A strategy ladder: the win matrix, and whether one rating per strategy explains it.
 
 A ladder is read at one player count P at a time. Its tables put one ladder strategy
 against a field of another: strategy i at one place and strategy j at the other P - 1
@@ -15,45 +15,94 @@ the same deals and are left out, and the report says so. So is any later table o
 pairing already read: every table of an experiment plays the same seed, hence the same
 deals.
 
-**The win matrix** is the result. Cell (i, j) is i's share of the games it plays alone
-against a field of j, to be set against the fair share 1/P. At two players the cells (i,
-j) and (j, i) add up to 100 %; at more they come from different tables. Each cell has a
-95 % interval computed by deal: the games of one deal (its P seatings on duplicate deals)
-share the cards, so they are one cluster, not independent trials. The interval is
-Wilson's at the effective sample size of the per-deal win shares' variance
-(``stats.win_share``), so it stays within 0 to 100 % near the edges.
+**The win matrix** is the result, and the report leads with it. Cell (i, j) is i's share
+of the games it plays alone against a field of j, to be set against the fair share 1/P.
+At two players the cells (i, j) and (j, i) add up to 100 %; at more they come from
+different tables. Each cell has a 95 % interval computed by deal: the games of one deal
+(its P seatings on duplicate deals) share the cards, so they are one cluster, not
+independent trials. The interval is Wilson's at the effective sample size of the
+per-deal win shares' variance (``stats.win_share``), so it stays within 0 to 100 % near
+the edges.
 
-**Elo ratings** summarise the matrix through the Bradley-Terry model, in Luce's form for
-P players: each strategy has a strength b, and the winner of a game of i against P - 1
-copies of j is chosen among the P players with chances in proportion to ``exp(b)``, so i
-wins with chance ``exp(b_i) / (exp(b_i) + (P - 1) exp(b_j)) = 1 / (1 + exp(b_j + ln(P -
-1) - b_i))``: the field of j plays as one opponent of strength ``b_j + ln(P - 1)``. At
-two players this is the classic ``1 / (1 + exp(b_j - b_i))``. The maximum-likelihood
-strengths ``b`` (mean zero, fitted with ``scipy.optimize`` on the win totals, split wins
-counted as fractions) become ``1500 + 400 / ln(10) * b``, so that 400 points are
-ten-to-one odds in a game of two. Half a win is added to each side of every table (the
-lone strategy's and the field's) before the fit (a Jeffreys-like correction), so that a
-strategy that never loses still gets a finite rating.
+**Ratings: Bradley-Terry with seat terms.** A rating is a model: each strategy has a
+strength b and each seat a term a, and the winner of a game is drawn among its P seats
+with chances in proportion to ``exp(b + a)`` of the strategy and seat (Luce's choice
+model; at two players Bradley and Terry's, with a first-player advantage). Alone at seat t
+against P - 1 copies of j, i then wins with chance
 
-*Does the model fit?* The deviance ``2 sum [w ln(w / (n p)) + f ln(f / (n (1 - p)))]``
-over the tables, with ``w`` and ``f`` the lone strategy's and the field's wins, ``n`` the
-games and ``p`` the fitted chance of the lone strategy, is chi-square with (tables -
-(strategies - 1)) degrees of freedom when the model holds. (At two players a table's ``f``
-is the other cell's ``w``: the sum over both cells of ``w ln(w / (n p))``.) It counts games
-as independent, so it is approximate (split wins vary less than whole ones; the games of
-a deal are correlated), but a misfit of hundreds of units on a few degrees of freedom is
-not an artefact. The model cannot fit a non-transitive matrix (A beats B beats C beats
-A), nor one where a strategy beats a strong opponent by more than it beats a weak one.
-Then the ratings are a summary and the matrix is the answer.
+    logit P = b_i - b_j + c_t,   c_t = a_t - ln(sum of exp(a_s) over the other seats s),
 
-*Rating intervals* come from a bootstrap of whole deals, jointly across tables: every
-table plays the same deals, so its results are correlated with every other table's, and
-an interval that treats tables (or games) as independent is too narrow. Each replicate
-draws D deal indices with replacement once and uses that draw at every table (the
-per-deal win sums of each table weighted by how often each deal was drawn), then refits
-the model. The replicates are seeded from the experiment's seed, so the intervals are
-reproducible; a rating's interval is its value plus or minus ``z`` times the standard
-deviation over the replicates.
+and ``c_t = logit(pi_t)``, where ``pi_t = exp(a_t) / sum(exp(a))`` is seat t's share of
+the wins among players of equal strength (the shares of all seats add up to 1). Without
+seat terms ``c_t = -ln(P - 1)``: the field of j plays as one opponent of strength
+``b_j + ln(P - 1)``, the seat-free model this one extends. The model is fitted to the
+lone strategy's wins at each seat of each table (a binomial cell per table and seat): the
+ladder asks how the strategies rank, not which copy of j wins when the field does. (Fitted
+to the winning seat as well, the model misses by far more: on Piece o' Cake at four
+players, with random alone in the first seat, the greedy-balanced player right after it
+wins 96 % of the games where the model says 38 %; deviances of 23,000 to 29,000 at three
+to five players.)
+
+The strengths (mean zero) and seat terms (mean zero) are the maximum of the likelihood,
+found by ``scipy.optimize`` (a trust-region Newton method with the exact gradient and
+Hessian). Half a game per table, spread evenly over its seats and won half the time, is
+added before the fit, so that a strategy that never loses, or never wins, still gets a
+finite strength; the deviance below is of the games as played. A strength
+becomes the Elo rating ``1500 + 400 / ln(10) * b``, so that 400 points are ten-to-one odds
+in a game of two, and a seat term the Elo points the seat is worth against the average
+seat.
+
+*Intervals* are the sandwich (cluster-robust) ones, with the deal as the cluster: every
+table plays the same deals, so a deal's games at every table and seat share its cards,
+and an interval that counted games (or tables) as independent would be too narrow. The
+covariance is ``H^-1 M H^-1``, with H the information of the fit and M the spread of the
+deals' contributions to the score (the gradient of the log-likelihood). A standard error
+is never taken below the one of independent games (``H^-1`` alone): a table whose every
+game goes one way shows no spread from deal to deal, yet pins a strength down only as
+far as its games can (on the committed ladders the clustered errors are 0.9 to 2.4 times
+the independent ones).
+
+*Does the model fit?* The deviance ``2 sum [w ln(w / (n p)) + (n - w) ln((n - w) / (n (1 -
+p)))]`` over the table-and-seat cells, with ``w`` the lone strategy's wins in its ``n``
+games there and ``p`` the fitted chance, is chi-square with (cells - parameters) degrees
+of freedom when the model holds. On duplicate deals the games of one cell come from
+different deals (the lone strategy sits at a seat once a deal), so they are independent;
+the cells of a table share their deals, and split wins vary less than whole ones, so the
+test is approximate, but a misfit of hundreds of units on tens of degrees of freedom is
+not an artefact. The cell furthest from the model is named with its Pearson residual
+``z = (w - n p) / sqrt(n p (1 - p))``. Below ``FIT_LEVEL`` no single rating explains the
+matrix: then the report shows the matrix and no rating (no ranking that the data refute).
+The model cannot fit a non-transitive matrix (A beats B beats C beats A), nor one where a
+strategy beats a strong opponent by more than it beats a weak one, nor a seat that is
+worth more to one strategy than to another.
+
+Measured on the committed ladders (the games of ``experiments/*_ladder.toml``), the model
+fits at none of the player counts: deviance on degrees of freedom, and the seat-free
+model's over the same cells:
+
+    ====================  ===========  ===========  ===========  ===========
+    ladder                2P           3P           4P           5P
+    ====================  ===========  ===========  ===========  ===========
+    Piece o' Cake         184 / 15     1,602 / 54   1,780 / 73   3,368 / 92
+      without seats       345 / 16     1,778 / 56   1,985 / 76   3,629 / 96
+    La Part du Chef       872 / 35     3,285 / 159  2,371 / 214  2,171 / 269
+      without seats       872 / 36     7,715 / 161  2,909 / 217  5,310 / 273
+    ====================  ===========  ===========  ===========  ===========
+
+The seat terms help (La Part du Chef at 3P and 5P most), and so does a second strength
+per strategy for when it makes up the field (2k - 1 strengths), which still leaves 153 on
+10 and 631 on 28 degrees of freedom at 2P and 1,000 to 2,800 at 3 to 5 players. The
+largest misfits are matchups, not noise: greedy-deny in the second seat against greedy
+wins 98.6 % of Piece o' Cake's 2P games where the model says 99.7 % (z = -10); tuned
+alone in the first seat against two random chefs wins 92.5 % where it says 98.7 % (z =
+-25); glutton alone against four greedy-deny chefs wins 21.3 % in the first seat, the
+model 11.4 % (z = +11). A strategy's strength depends on whom it plays, so no rating of
+the strategies alone can hold them.
+
+Alpha-Rank and Nash averaging (the other summaries of such a matrix) rank without a model to
+test; with one strategy that beats every other, as on both committed ladders at every
+count, both put it alone on top, which the matrix already shows. So the ladder keeps the
+matrix as its answer and a rating only where one fits.
 """
 
 import itertools
@@ -63,32 +112,33 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize
 from scipy import stats as scipy_stats
-from scipy.special import expit, xlogy
+from scipy.special import expit, logsumexp, softmax, xlogy
 
 from cakesim.stats.intervals import win_share
 
 ELO_SCALE = 400 / math.log(10)
 ELO_MEAN = 1500.0
-REPLICATES = 400
-"""Bootstrap replicates: the standard error of a rating is then known to within about 4 %."""
 FIT_LEVEL = 0.05
 """The model is said not to fit when its deviance has a p-value below this."""
+FLAT = 1e-8
+"""A direction of the parameters whose curvature is below this share of the largest is one
+the data do not determine."""
 
 
 @dataclass
 class Results:
     """A ladder's games deal by deal at one player count: one table per cell (per pairing
-    at two players) of distinct strategies."""
+    at two players) of distinct strategies, the lone strategy's results seat by seat."""
 
     names: list[str]
     """The strategies left after merging, in the ladder's order."""
     pairs: np.ndarray
     """``(tables, 2)`` strategy indices ``(i, j)``: i alone against a field of j (at two
-    players ``i < j``, and the table is also j against i)."""
+    players ``i < j``, i is the first-seated, and the table is also j against i)."""
     wins: np.ndarray
-    """``(tables, 2, deals)``: i's and the field's wins (ties split) on each deal."""
+    """``(tables, seats, deals)``: i's wins (ties split) at each seat on each deal."""
     games: np.ndarray
-    """``(tables, deals)``: games played on each deal."""
+    """``(tables, seats, deals)``: the games i played at each seat on each deal."""
     tables: list[str]
     """The label of the table each cell is read from."""
     skipped: list[dict]
@@ -96,31 +146,16 @@ class Results:
     players: int = 2
     """The player count of every table: the field of j is P - 1 copies of j."""
 
-    def _totals(self, weights: np.ndarray | None) -> np.ndarray:
-        return (self.wins.sum(axis=2) if weights is None
-                else np.einsum("...d,pkd->...pk", weights, self.wins))
+    def cells(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(wins, games)`` of every table and seat over all deals, each ``(tables, seats)``."""
+        return self.wins.sum(axis=2), self.games.sum(axis=2)
 
-    def matrix(self, weights: np.ndarray | None = None) -> np.ndarray:
-        """``wins[..., i, j]``: i's wins alone against a field of j, deals weighted by
-        ``weights[..., deal]``. At two players a table fills both (i, j) and (j, i)."""
-        totals = self._totals(weights)
-        found = np.zeros((*totals.shape[:-2], len(self.names), len(self.names)))
-        i, j = self.pairs.T
-        found[..., i, j] = totals[..., 0]
-        if self.players == 2:
-            found[..., j, i] = totals[..., 1]
-        return found
-
-    def field(self, weights: np.ndarray | None = None) -> np.ndarray | None:
-        """``field[..., i, j]``: the field's wins at the table of cell (i, j), weighted
-        likewise; ``None`` at two players, where they are ``matrix()[..., j, i]``."""
-        if self.players == 2:
-            return None
-        totals = self._totals(weights)
-        found = np.zeros((*totals.shape[:-2], len(self.names), len(self.names)))
-        i, j = self.pairs.T
-        found[..., i, j] = totals[..., 1]
-        return found
+    def per_deal(self, table: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(wins, games)`` of the lone strategy at one table, deal by deal (its seats
+        together), over the deals that table played."""
+        wins, games = self.wins[table].sum(axis=0), self.games[table].sum(axis=0)
+        dealt = games > 0
+        return wins[dealt], games[dealt]
 
 
 def merge_identical(game, strategies: dict, players: int = 2) -> dict[str, str]:
@@ -160,14 +195,16 @@ def cell_name(lone: str, field: str, players: int) -> str:
     return f"{lone} vs {field}" if players == 2 else f"{lone} vs field of {field}"
 
 
-def _per_deal(run, win_units: int, lone: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(wins, games)`` of a ladder table deal by deal, shapes ``(2, deals)`` and
-    ``(deals,)``: the wins of the strategy at slot ``lone`` and of the others together."""
-    d = run.by_deal
-    units = d.player["win_units"]
-    alone = units[:, lone]
-    return (np.stack([alone, units.sum(axis=1) - alone]) / win_units,
-            np.full(d.deals, run.totals.games_per_deal, dtype=np.int64))
+def _per_seat(run, win_units: int, lone: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(wins, games)`` of a ladder table, each ``(seats, deals)``: the wins of the
+    strategy at slot ``lone`` at each seat deal by deal (ties split), and its games there."""
+    rows = run.rows[run.rows["player"] == lone]
+    at = (rows["seat"].to_numpy(np.intp), rows["deal"].to_numpy(np.intp))
+    shape = (run.table.players, int(rows["deal"].max()) + 1)
+    wins, games = np.zeros(shape), np.zeros(shape)
+    np.add.at(wins, at, rows["win_units"].to_numpy(np.float64) / win_units)
+    np.add.at(games, at, 1.0)
+    return wins, games
 
 
 def collect(runs, names: tuple[str, ...], game,
@@ -192,14 +229,15 @@ def collect(runs, names: tuple[str, ...], game,
                  "its strategies play alike") if a == b else
                 f"repeats {cell_name(kept[key[0]], kept[key[1]], players)} on the same deals")})
             continue
-        if run.by_deal is None:
+        if not run.rows_complete:
             raise ValueError(
-                f"the ladder needs every deal's sums, but table {run.table.label!r} kept only "
+                f"the ladder needs every game's seats, but table {run.table.label!r} kept only "
                 f"{run.rows['game'].nunique():,} of its {run.totals.games:,} games: raise "
                 f"keep_rows in [experiment] to at least {run.totals.games:,}")
         slot = [s.name for s in run.table.strategies].index(lone)
-        wins, games = _per_deal(run, game.win_units, slot)
-        found[key] = (run.table.label, wins if (a, b) == key else wins[::-1], games)
+        # At two players a table read as (second, first) is the first-seated's games.
+        slot = slot if (a, b) == key else 1 - slot
+        found[key] = (run.table.label, *_per_seat(run, game.win_units, slot))
     cells = (itertools.combinations(range(len(kept)), 2) if players == 2
              else itertools.permutations(range(len(kept)), 2))
     missing = [cell_name(kept[i], kept[j], players) for i, j in cells if (i, j) not in found]
@@ -210,7 +248,7 @@ def collect(runs, names: tuple[str, ...], game,
             f"the ladder at {players} players lacks games for: {', '.join(missing)}; add an "
             f"against_field table at {players} players with these strategies")
     labels, wins, games = zip(*found.values(), strict=True)
-    deals = max(g.size for g in games)
+    deals = max(g.shape[-1] for g in games)
 
     def padded(x: np.ndarray) -> np.ndarray:
         # Tables of fewer games end early: their later deals have no games.
@@ -222,140 +260,148 @@ def collect(runs, names: tuple[str, ...], game,
     return results, {name: merged[name] for name in strategies if merged[name] != name}
 
 
-def field_handicap(players: int) -> float:
-    """How much stronger P - 1 copies of a strategy are than one, in strength units."""
-    return math.log(players - 1)
+@dataclass
+class Fit:
+    """A ladder's Bradley-Terry fit with seat terms, and how well it explains the games."""
+
+    strength: np.ndarray
+    """``(strategies,)``, mean zero."""
+    seat: np.ndarray
+    """``(seats,)``: each seat's term, mean zero."""
+    covariance: np.ndarray
+    """Deal-clustered covariance of ``(strength, seat)`` (the sandwich)."""
+    independent: np.ndarray
+    """Their covariance if every game were independent (the inverse information)."""
+    chance: np.ndarray
+    """``(tables, seats)``: the model's chance that the lone strategy wins there."""
+    deviance: float
+    df: int
+    p_value: float | None
+    """``None`` when the model has as many parameters as cells: nothing to test."""
+    misfit: tuple[int, int, float]
+    """``(table, seat, z)``: the cell furthest from the model and its Pearson residual."""
+
+    @property
+    def fits(self) -> bool:
+        """Whether the deviance does not reject the model at ``FIT_LEVEL``."""
+        return self.p_value is None or self.p_value >= FIT_LEVEL
+
+    def standard_errors(self) -> np.ndarray:
+        """The standard errors of ``(strength, seat)``, in strength units: the
+        deal-clustered ones, but never below those of independent games."""
+        return np.sqrt(np.maximum(np.diag(self.covariance), np.diag(self.independent)))
 
 
-def win_chance(strength: np.ndarray, players: int = 2) -> np.ndarray:
-    """``[i, j]``: the model's chance that i, alone against P - 1 copies of j, wins."""
-    return expit(strength[:, None] - strength[None, :] - field_handicap(players))
+def seat_odds(seat: np.ndarray) -> np.ndarray:
+    """``c[t]``: the log-odds that a player alone at seat t beats a field of equals,
+    ``a_t - ln(sum of exp(a_s), s != t)``."""
+    others = np.where(np.eye(seat.size, dtype=bool), -np.inf, seat[None, :])
+    return seat - logsumexp(others, axis=1)
 
 
-def bradley_terry(wins: np.ndarray, field: np.ndarray | None = None,
-                  players: int = 2) -> np.ndarray:
-    """Maximum-likelihood strengths (mean zero) from ``wins[..., i, j]``, i's wins alone
-    against a field of j, and ``field[..., i, j]``, that field's wins at the same table.
-
-    Leave ``field`` out at two players, where one table is both cells and the field's
-    wins against i are ``wins[..., j, i]``. Given, every cell is a table of its own and the
-    field of j plays as one opponent of strength ``b_j + ln(P - 1)``: the fit is the
-    two-player one over the strategies and their fields, each field's strength tied to
-    its strategy's. (At two players, ``field = wins`` transposed counts every table twice
-    and gives the same strengths.)
-
-    Leading axes are independent ladders (bootstrap replicates), fitted in one Newton
-    solve: their likelihoods add, so the joint Hessian is block-diagonal.
-    """
-    k = wins.shape[-1]
-    flat = np.asarray(wins, np.float64).reshape(-1, k, k)
-    if field is None:
-        if players != 2:
-            raise ValueError("at more than two players give the field's wins")
-        items = flat
-    else:
-        # Opponents 0..k-1 are the strategies, k..2k-1 their fields: the field of j beat
-        # i ``field[i, j]`` times.
-        items = np.zeros((len(flat), 2 * k, 2 * k))
-        items[:, :k, k:] = flat
-        items[:, k:, :k] = np.asarray(field, np.float64).reshape(-1, k, k).transpose(0, 2, 1)
-        handicap = np.concatenate([np.zeros(k), np.full(k, field_handicap(players))])
-    games = items + items.transpose(0, 2, 1)
-
-    def strengths(free: np.ndarray) -> np.ndarray:
-        # The last strength is minus the sum of the others: mean zero.
-        free = free.reshape(len(flat), k - 1)
-        return np.concatenate([free, -free.sum(axis=1, keepdims=True)], axis=1)
-
-    def spread(b: np.ndarray) -> np.ndarray:
-        # Each opponent's share of a change of the strengths: a field moves with its own.
-        return b if field is None else np.concatenate([b, b], axis=1)
-
-    def to_free(per_opponent: np.ndarray) -> np.ndarray:
-        # The chain rule through ``strengths`` and ``spread``: their transposes.
-        per_strength = (per_opponent if field is None
-                        else per_opponent[:, :k] + per_opponent[:, k:])
-        return (per_strength[:, :-1] - per_strength[:, -1:]).ravel()
-
-    def log_odds(free: np.ndarray) -> np.ndarray:
-        b = spread(strengths(free))
-        if field is not None:
-            b = b + handicap
-        return b[:, :, None] - b[:, None, :]
-
-    def minus_log_likelihood(free: np.ndarray) -> tuple[float, np.ndarray]:
-        diff = log_odds(free)
-        # i's wins minus its expected wins: the score of b_i.
-        score = (items - games * expit(diff)).sum(axis=2)
-        return float((items * np.logaddexp(0.0, -diff)).sum()), -to_free(score)
-
-    def information_times(free: np.ndarray, vector: np.ndarray) -> np.ndarray:
-        p = expit(log_odds(free))
-        weight = games * p * (1 - p)
-        v = spread(strengths(vector))
-        # (L v)_i = sum_j weight_ij (v_i - v_j): the Laplacian of the game weights.
-        return to_free(weight.sum(axis=2) * v - np.einsum("rij,rj->ri", weight, v))
-
-    fit = optimize.minimize(minus_log_likelihood, np.zeros(len(flat) * (k - 1)), jac=True,
-                            hessp=information_times, method="Newton-CG",
-                            options={"xtol": 1e-10})
-    return strengths(fit.x).reshape(*wins.shape[:-2], k)
+def win_chance(strength: np.ndarray, seat: np.ndarray, pairs: np.ndarray) -> np.ndarray:
+    """``[table, t]``: the chance that the lone strategy of each pairing, alone at seat t
+    against its field, wins."""
+    i, j = np.asarray(pairs).T
+    return expit((strength[i] - strength[j])[:, None] + seat_odds(seat)[None, :])
 
 
-def fit_strengths(wins: np.ndarray, played: np.ndarray, field: np.ndarray | None = None,
-                  players: int = 2) -> np.ndarray:
-    """Strengths after adding half a win to each side of every table played."""
-    return bradley_terry(wins + 0.5 * played, None if field is None else field + 0.5 * played,
-                         players)
+def _design(pairs: np.ndarray, strategies: int, seat: np.ndarray) -> np.ndarray:
+    """``[table, t, parameter]``: how the log-odds of each cell move with the strengths
+    and the seat terms (``e_i - e_j`` and ``e_t - softmax`` of the other seats)."""
+    tables, seats = len(pairs), seat.size
+    by_strength = np.zeros((tables, strategies))
+    np.add.at(by_strength, (np.arange(tables), pairs[:, 0]), 1.0)
+    np.add.at(by_strength, (np.arange(tables), pairs[:, 1]), -1.0)
+    by_seat = np.eye(seats) - _others(seat)
+    return np.concatenate([np.broadcast_to(by_strength[:, None, :], (tables, seats, strategies)),
+                           np.broadcast_to(by_seat, (tables, seats, seats))], axis=2)
 
 
-def goodness_of_fit(wins: np.ndarray, strength: np.ndarray, field: np.ndarray | None = None,
-                    players: int = 2) -> dict:
-    """The fit's deviance, degrees of freedom and p-value, and its largest gap (a table's
-    cell: at two players ``i < j``). ``field`` as in ``bradley_terry``."""
-    pairing = field is None
-    games = wins + (wins.T if pairing else field)
-    tables = (games > 0) & ~np.eye(len(strength), dtype=bool)
-    p = win_chance(strength, players)
-    lone = xlogy(wins, wins) - xlogy(wins, games * p)
-    if pairing:
-        # A table's two cells: the field's wins in one are the lone wins in the other.
-        tables = np.triu(tables, 1)
-        terms = lone[tables | tables.T]
-    else:
-        terms = (lone + xlogy(field, field) - xlogy(field, games * (1 - p)))[tables]
-    deviance = 2 * float(terms.sum())
-    df = int(tables.sum()) - (len(strength) - 1)
-    observed = np.divide(wins, games, out=np.zeros_like(wins), where=games > 0)
-    gap = np.where(tables, np.abs(observed - p), -1.0)
-    i, j = np.unravel_index(np.argmax(gap), gap.shape)
+def _others(seat: np.ndarray) -> np.ndarray:
+    """``[t, s]``: seat s's share of the weight of the seats other than t (0 at s = t)."""
+    return softmax(np.where(np.eye(seat.size, dtype=bool), -np.inf, seat[None, :]), axis=1)
+
+
+def _mean_zero(size: int) -> np.ndarray:
+    """``(size, size - 1)``: free values to ``size`` values of mean zero (the last is minus
+    the sum of the others)."""
+    return np.vstack([np.eye(size - 1), -np.ones((1, size - 1))])
+
+
+def bradley_terry(results: Results) -> Fit:
+    """The maximum-likelihood strengths and seat terms of a ladder, with their
+    deal-clustered covariance and the fit's deviance (half a game added per table)."""
+    k, seats = len(results.names), results.players
+    pairs = results.pairs
+    wins, games = results.cells()
+    played = games > 0
+    # Half a game per table, split evenly over the seats it was played at, half of it won.
+    extra = 0.5 * played / np.maximum(played.sum(axis=1, keepdims=True), 1)
+    fitted_wins, fitted_games = wins + extra / 2, games + extra
+    free = np.zeros((k + seats, k + seats - 2))
+    free[:k, :k - 1], free[k:, k - 1:] = _mean_zero(k), _mean_zero(seats)
+
+    def unpack(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        full = free @ x
+        return full[:k], full[k:]
+
+    def minus_log_likelihood(x: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        strength, seat = unpack(x)
+        odds = (strength[pairs[:, 0]] - strength[pairs[:, 1]])[:, None] + seat_odds(seat)
+        chance = expit(odds)
+        design = _design(pairs, k, seat)
+        residual = fitted_wins - fitted_games * chance
+        weight = fitted_games * chance * (1 - chance)
+        value = -float((fitted_wins * -np.logaddexp(0, -odds)
+                        + (fitted_games - fitted_wins) * -np.logaddexp(0, odds)).sum())
+        hessian = np.einsum("tp,tpm,tpn->mn", weight, design, design)
+        # The seat terms enter the log-odds through a log-sum-exp: its curvature, weighted
+        # by each seat's residuals, is the rest of the Hessian.
+        share = _others(seat)
+        by_seat = residual.sum(axis=0)
+        hessian[k:, k:] += np.einsum("t,ts->s", by_seat, share)[:, None] * np.eye(seats) \
+            - np.einsum("t,ts,tu->su", by_seat, share, share)
+        return value, -free.T @ np.einsum("tp,tpm->m", residual, design), free.T @ hessian @ free
+
+    found = optimize.minimize(lambda x: minus_log_likelihood(x)[:2], np.zeros(free.shape[1]),
+                              jac=True, hess=lambda x: minus_log_likelihood(x)[2],
+                              method="trust-exact", options={"gtol": 1e-9})
+    strength, seat = unpack(found.x)
+    information = minus_log_likelihood(found.x)[2]
+    chance = win_chance(strength, seat, pairs)
+    # The sandwich: each deal's contribution to the score, over every table and seat.
+    design = _design(pairs, k, seat)
+    score = np.einsum("tpd,tpm->dm", results.wins - results.games * chance[:, :, None],
+                      design) @ free
+    score = score[results.games.sum(axis=(0, 1)) > 0]
+    # Directions the data do not pin down (seats a lone strategy never sat at) have a
+    # curvature of rounding size: they are neither inverted nor counted as parameters.
+    flat = FLAT * np.linalg.norm(information, 2)
+    bread = np.linalg.pinv(information, rcond=FLAT, hermitian=True)
+    # One deal says nothing of how deals vary: no interval.
+    meat = (len(score) * np.cov(score, rowvar=False) if len(score) > 1
+            else np.full_like(information, np.nan))
+    covariance = free @ bread @ meat @ bread @ free.T
+    return _with_fit(strength, seat, covariance, free @ bread @ free.T, chance, wins, games,
+                     int(np.linalg.matrix_rank(information, tol=flat, hermitian=True)))
+
+
+def _with_fit(strength, seat, covariance, independent, chance, wins, games,
+              parameters: int) -> Fit:
+    """The fit with its deviance, degrees of freedom, p-value and largest misfit."""
+    played = games > 0
+    lost = games - wins
+    terms = (xlogy(wins, wins) - xlogy(wins, games * chance)
+             + xlogy(lost, lost) - xlogy(lost, games * (1 - chance)))
+    deviance = 2 * float(terms[played].sum())
+    df = int(played.sum()) - parameters
     p_value = float(scipy_stats.chi2.sf(deviance, df)) if df > 0 else None
-    return {"deviance": deviance, "df": df, "p_value": p_value,
-            "fits": p_value is None or p_value >= FIT_LEVEL, "row": int(i), "column": int(j),
-            "observed": float(observed[i, j]), "predicted": float(p[i, j])}
-
-
-def fit(results: Results) -> np.ndarray:
-    """The strengths of a ladder's results (half a win added to each side of a table)."""
-    wins, field = results.matrix(), results.field()
-    return fit_strengths(wins, played(wins, field), field, results.players)
-
-
-def bootstrap(results: Results, seed: int, replicates: int = REPLICATES) -> np.ndarray:
-    """Strengths of ``replicates`` resamples of whole deals, one draw shared by every table."""
-    deals = results.games.shape[1]
-    rng = np.random.default_rng(seed)
-    # How often each deal is drawn in each replicate: one multinomial draw of D deals.
-    drawn = rng.multinomial(deals, np.full(deals, 1 / deals), size=replicates)
-    weights = drawn.astype(np.float64)
-    field = results.field(weights)
-    return fit_strengths(results.matrix(weights), played(results.matrix(), results.field()),
-                         field, results.players)
-
-
-def played(wins: np.ndarray, field: np.ndarray | None = None) -> np.ndarray:
-    """Tables with at least one game: either side won something (ties count half)."""
-    return (wins + (wins.T if field is None else field)) > 0
+    spread = np.sqrt(games * chance * (1 - chance))
+    z = np.divide(wins - games * chance, spread, out=np.zeros_like(spread), where=spread > 0)
+    table, t = np.unravel_index(np.argmax(np.where(played, np.abs(z), -1.0)), z.shape)
+    return Fit(strength, seat, covariance, independent, chance, deviance, df, p_value,
+               (int(table), int(t), float(z[table, t])))
 
 
 def deal_cell(wins: np.ndarray, games: np.ndarray) -> dict:
