@@ -1,7 +1,8 @@
 """The Numba kernel and the reference engine play the very same games, metric for metric.
 
 Every player count and variant, random and greedy tables, duplicate deals on and off,
-mixed tables, weights off their defaults and the voluntary exchange rule. The reference
+mixed tables, weights off their defaults, the voluntary exchange rule, and both readings
+of when a cube that fits no jar goes to the exchange jar and of the end's cubes. The reference
 plays each game on its own from (seed, game); the kernel plays a batch in one call.
 """
 
@@ -74,6 +75,29 @@ def test_the_voluntary_exchange_is_played():
         return sum(play_game(table, [TRADER] * 4, 303, g).exchanges for g in range(6))
 
     assert trades(VOLUNTARY) > trades(RULES)
+
+
+@pytest.mark.parametrize(("misfit_cubes", "end_cubes"),
+                         [("last", "golden"), ("first", "any-colour"), ("first", "golden")])
+@pytest.mark.parametrize("variant", ["base", "no-exchange", "scarce"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_every_reading_of_the_exchange_and_the_end(players, variant, misfit_cubes, end_cubes):
+    # The default readings (last, any-colour) are played by every test above.
+    rules = RULES.with_overrides(misfit_cubes=misfit_cubes, end_cubes=end_cubes)
+    table = rules.for_table(players, variant)
+    assert_parity(table, [GREEDY, RANDOM, SHAKY, WILD_JARS][:players], 501, 0, 6, players == 4)
+    voluntary = rules.with_overrides(exchange_rule="voluntary").for_table(players, variant)
+    assert_parity(voluntary, [TRADER, ODD, CAREFUL, GREEDY][:players], 502, 7, 4, False)
+
+
+def test_misfits_sent_at_once_fill_the_exchange_jar_more_often():
+    # The earlier reading sends a cube to the exchange jar that a jar emptied later in the
+    # layer would have taken: more trades, on the same games.
+    def trades(misfit_cubes):
+        table = RULES.with_overrides(misfit_cubes=misfit_cubes).for_table(4, "base")
+        return kernel_results(table, [GREEDY] * 4, 304, 0, 200).exchanges.sum()
+
+    assert trades("first") > trades("last")
 
 
 def test_nested_luck_blocks_share_the_deal():
