@@ -10,12 +10,14 @@ import pytest
 
 from cakesim.games.topp_die_torte import kernel
 from cakesim.games.topp_die_torte.reference import play_game
-from cakesim.games.topp_die_torte.rules import VARIANTS, TableRules
+from cakesim.games.topp_die_torte.rules import VARIANTS, TableRules, parse_rules
 from tests.games.topp_die_torte.conftest import (
     GREEDY,
     RANDOM,
     RULES,
     kernel_results,
+    published_data,
+    published_tiles,
     weighted,
 )
 
@@ -98,6 +100,25 @@ def test_misfits_sent_at_once_fill_the_exchange_jar_more_often():
         return kernel_results(table, [GREEDY] * 4, 304, 0, 200).exchanges.sum()
 
     assert trades("first") > trades("last")
+
+
+def test_the_end_takes_ordinary_cubes_or_golden_ones():
+    # A box without colour cubes and a golden symbol on every tile: only the end scores.
+    data = published_data()
+    data["cubes"]["supply"] = [0] * 5
+    rows = published_tiles()
+    for row in rows:
+        row["golden"] = "1"
+    rules = parse_rules(data, "no_colours.toml", rows, "golden_tiles.csv")
+    results = {}
+    for end in ("any-colour", "golden"):
+        table = rules.with_overrides(end_cubes=end).for_table(2)
+        assert_parity(table, [GREEDY, RANDOM], 601, 0, 4, duplicate=False)
+        results[end] = kernel_results(table, [GREEDY] * 2, 601, 0, 4)
+    # Cubes of any colour: the supply has none, every symbol is short. Golden cubes: 12 in
+    # the box, back in the supply whenever a jar empties, so fewer are short.
+    assert (results["any-colour"].total == 0).all() and (results["golden"].total > 0).all()
+    assert (results["any-colour"].shortfall > results["golden"].shortfall).all()
 
 
 def test_nested_luck_blocks_share_the_deal():
