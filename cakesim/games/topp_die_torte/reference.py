@@ -3,10 +3,11 @@
 Written to be read beside RULES.md section 4; speed is the kernel's job. The steps carry
 the kernel's names (``start_game``, ``choose_tiles``, ``aim``, ``place_layer``,
 ``fill_jars``, ``take_colour``, ``place_cube``, ``empty_jar``, ``trade_exchange``,
-``pay_coin``, ``roll_die``, ``pass_tiles``, ``golden_cubes``, ``score_game``) and do the same things
-in the same order, on readable state: jars that hold lists of cubes, a cake of layers, a
-supply of cubes, chip piles. It checks that every decision a strategy makes is legal and
-keeps a move log a person can read, the score after each round and every chip won.
+``pay_coin``, ``roll_die``, ``pass_tiles``, ``golden_cubes``, ``score_game``) and do the
+same things in the same order, on readable state: jars that hold lists of cubes, a cake of
+layers, a supply of cubes, chip piles. It checks that every decision a strategy makes is
+legal and keeps a move log a person can read, the score after each round and every chip
+won.
 
 Seats are in placement order of the first round: seat 0 "last ate cake" and places first;
 seat ``s + 1`` sits to seat ``s``'s left and receives the tiles it passes on. Colours are
