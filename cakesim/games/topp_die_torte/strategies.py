@@ -340,6 +340,7 @@ def next_cube(rules, batch, jar_mask, jar_count, restricted):
     A cube that fits no jar comes last under ``misfits_last`` (the default: it goes to the
     exchange jar only if it is still left over once every cube that fits is placed, and a
     jar that fills and empties on the way gives it a home), else first."""
+    # Ranks: 0 to ``jars`` homes, a waiting misfit ``jars + 1``; every rank beats the start.
     jars = rules.capacity.shape[0]
     best, fewest = -1, jars + 2
     for c in range(batch.shape[0]):
