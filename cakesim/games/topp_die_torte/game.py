@@ -12,7 +12,9 @@ from cakesim.games.topp_die_torte.reference import Result, deal_groups, dealt_or
 from cakesim.games.topp_die_torte.replay import end_position, format_replay, score_file
 from cakesim.games.topp_die_torte.rules import (
     CHIP_BLOCK,
+    END_CUBES,
     EXCHANGE_RULES,
+    MISFIT_CUBES,
     NESTED,
     ORDERS,
     TILE_BLOCK,
@@ -42,7 +44,8 @@ class ToppDieTorte(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks
     rule_files: ClassVar[dict[str, str]] = {"rules": "path", "tiles": "tiles"}
     """Files an experiment may name: the rule set, and a tile list replacing the one it names."""
     rule_overrides: ClassVar[dict[str, tuple[str, ...]]] = {
-        "order": ORDERS, "exchange_rule": EXCHANGE_RULES}
+        "order": ORDERS, "exchange_rule": EXCHANGE_RULES, "misfit_cubes": MISFIT_CUBES,
+        "end_cubes": END_CUBES}
     round_name = ("layer", "layers")
     default_players = 4
     default_strategy = "greedy"

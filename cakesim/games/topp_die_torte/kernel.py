@@ -58,6 +58,10 @@ WIN_UNITS = 12
 """Win units of one game: divisible by every number of tied winners, 1 to 4."""
 COLOURS = 5
 METALS = 3
+GOLDEN_OWED, ANY_OWED, END_OWED = range(3)
+"""Cubes owed while filling jars (``GameState.owed_cubes``): golden cubes, cubes of any
+colour (die, exchange: they keep the colour restriction) and, at the end, the golden
+symbols' cubes of any colour (free of it)."""
 
 
 class RuleData(NamedTuple):
@@ -100,10 +104,14 @@ class RuleData(NamedTuple):
     min_overlap: int
     exchange: int
     star_points: int
-    # bools: exchange jar in play; voluntary exchange; gold rolls the die; the first
-    # placer rotates; golden symbols count only on tiles that connected.
+    # bools: exchange jar in play; voluntary exchange; a cube that fits no blue jar waits
+    # until the layer's other cubes are placed; the golden symbols bring golden cubes (else
+    # cubes of any colour); gold rolls the die; the first placer rotates; golden symbols
+    # count only on tiles that connected.
     exchange_jar: bool
     voluntary: bool
+    misfits_last: bool
+    end_golden: bool
     die: bool
     rotate: bool
     golden_needs_connection: bool
@@ -143,10 +151,12 @@ class GameState(NamedTuple):
     # (P,) int16: golden symbols on each cake (that count at the end).
     golden_symbols: np.ndarray
     # (P, J) int64: the colours in each blue jar (bit c for colour c), its cubes
-    # (golden included) and its golden cubes.
+    # (golden included) and its golden cubes; (P, J, 5) its cubes of each colour (more
+    # than one only at the end, when the golden symbols' cubes ignore the colours).
     jar_mask: np.ndarray
     jar_count: np.ndarray
     jar_golden: np.ndarray
+    jar_cubes: np.ndarray
     # (P, 5) int64: cubes of each colour in each exchange jar.
     exchange: np.ndarray
     # (5,) int64: colour cubes in the supply; (1,) golden cubes in the supply.
@@ -158,7 +168,8 @@ class GameState(NamedTuple):
     # (P, rounds) float64: the uniform draw that decides each seat's aim error per round.
     aim_draws: np.ndarray
     # (5,) int64: the cubes in hand, per colour, while they are put into jars; (3,)
-    # coins owed per metal, and (2,) golden cubes and any-colour cubes owed.
+    # coins owed per metal, and (3,) cubes owed (``GOLDEN_OWED``, ``ANY_OWED``,
+    # ``END_OWED``).
     batch: np.ndarray
     owed_coins: np.ndarray
     owed_cubes: np.ndarray
@@ -225,6 +236,7 @@ def rule_data(arrays: dict) -> RuleData:
         max_offset=arrays["max_offset"], min_overlap=arrays["min_overlap"],
         exchange=arrays["exchange"], star_points=arrays["star_points"],
         exchange_jar=arrays["exchange_jar"], voluntary=arrays["voluntary"],
+        misfits_last=arrays["misfits_last"], end_golden=arrays["end_golden"],
         die=arrays["die"], rotate=arrays["rotate"],
         golden_needs_connection=arrays["golden_needs_connection"],
         tile_repeat=arrays["tile_repeat"], chip_repeat=arrays["chip_repeat"])
@@ -245,6 +257,7 @@ def new_state(rules, players):
         jar_mask=np.zeros((players, jars), np.int64),
         jar_count=np.zeros((players, jars), np.int64),
         jar_golden=np.zeros((players, jars), np.int64),
+        jar_cubes=np.zeros((players, jars, COLOURS), np.int64),
         exchange=np.zeros((players, COLOURS), np.int64),
         supply=np.zeros(COLOURS, np.int64), golden=np.zeros(1, np.int64),
         chips=np.zeros(rules.chip_values.shape, np.int16),
@@ -252,7 +265,7 @@ def new_state(rules, players):
         aim_draws=np.zeros((players, rules.rounds)),
         batch=np.zeros(COLOURS, np.int64), passing=np.zeros(rules.rounds, np.int16),
         owed_coins=np.zeros(METALS, np.int64),
-        owed_cubes=np.zeros(2, np.int64),
+        owed_cubes=np.zeros(3, np.int64),
         worth=np.zeros(COLOURS), values=np.zeros(2 * rules.max_offset + 1),
         deal_stream=np.zeros(2, np.uint64), chip_stream=np.zeros(2, np.uint64),
         aim_stream=np.zeros(2, np.uint64), die_stream=np.zeros(2, np.uint64),
@@ -322,6 +335,7 @@ def start_game(seed, deal, game, rules, state):
     state.jar_mask[:] = 0
     state.jar_count[:] = 0
     state.jar_golden[:] = 0
+    state.jar_cubes[:] = 0
     state.exchange[:] = 0
 
 
@@ -381,8 +395,8 @@ def place_layer(rules, seat, tile, offset, g, state, results):
 def empty_jar(rules, seat, j, state):
     """A full jar empties at once into the supply and owes its coin."""
     for c in range(COLOURS):
-        if (state.jar_mask[seat, j] >> c) & 1:
-            state.supply[c] += 1
+        state.supply[c] += state.jar_cubes[seat, j, c]
+        state.jar_cubes[seat, j, c] = 0
     state.golden[0] += state.jar_golden[seat, j]
     state.jar_mask[seat, j] = 0
     state.jar_count[seat, j] = 0
@@ -397,7 +411,7 @@ def trade_exchange(rules, seat, state, results, g):
     for c in range(COLOURS):
         state.supply[c] += state.exchange[seat, c]
         state.exchange[seat, c] = 0
-    state.owed_cubes[1] += 1
+    state.owed_cubes[ANY_OWED] += 1
     results.exchanges[g] += 1
 
 
@@ -423,9 +437,24 @@ def place_cube(rules, seats, player, seat, colour, restricted, g, state, results
         state.jar_golden[seat, j] += 1
     else:
         state.jar_mask[seat, j] |= 1 << colour
+        state.jar_cubes[seat, j, colour] += 1
     state.jar_count[seat, j] += 1
     if state.jar_count[seat, j] == rules.capacity[j]:
         empty_jar(rules, seat, j, state)
+
+
+@jit_inline
+def take_colour(rules, seats, player, seat, restricted, g, state, results):
+    """Take a cube of the colour the player chooses from what the supply has and place it
+    (none left that fits a blue jar: a shortfall)."""
+    colour = choose_colour(seats.codes[player, JARS], seats.params[player], rules,
+                           state.jar_mask[seat], state.jar_count[seat], state.supply,
+                           restricted, state.decision_stream)
+    if colour < 0:
+        results.shortfall[g] += 1
+    else:
+        state.supply[colour] -= 1
+        place_cube(rules, seats, player, seat, colour, restricted, g, state, results)
 
 
 @jit_inline
@@ -436,9 +465,9 @@ def roll_die(rules, seat, g, state, results):
     face = below(state.die_stream, rules.die_kind.shape[0])
     kind, amount = rules.die_kind[face], rules.die_amount[face]
     if kind == CUBE:
-        state.owed_cubes[1] += amount
+        state.owed_cubes[ANY_OWED] += amount
     elif kind == GOLDEN:
-        state.owed_cubes[0] += amount
+        state.owed_cubes[GOLDEN_OWED] += amount
     elif kind == STAR:
         results.stars[g, seat] += amount
     elif kind != BLANK:
@@ -467,7 +496,8 @@ def pay_coin(rules, seat, metal, g, state, results):
 def fill_jars(rules, seats, rotation, seat, restricted, g, state, results):
     """Put every cube in hand and every cube owed into jars, settling each consequence at
     once before the next cube: coins owed first (a gold coin's die roll may owe more),
-    then golden cubes, then cubes of any colour, then the hand (``next_cube`` first)."""
+    then golden cubes, then cubes of any colour, then the end's cubes for golden symbols,
+    then the hand (``next_cube`` first)."""
     players = state.held.shape[0]
     player = (seat - rotation) % players
     while True:
@@ -479,27 +509,22 @@ def fill_jars(rules, seats, rotation, seat, restricted, g, state, results):
         if metal >= 0:
             state.owed_coins[metal] -= 1
             pay_coin(rules, seat, metal, g, state, results)
-        elif state.owed_cubes[0] > 0:
-            state.owed_cubes[0] -= 1
+        elif state.owed_cubes[GOLDEN_OWED] > 0:
+            state.owed_cubes[GOLDEN_OWED] -= 1
             if state.golden[0] == 0:
                 results.shortfall[g] += 1
             else:
                 state.golden[0] -= 1
                 place_cube(rules, seats, player, seat, GOLDEN_CUBE, restricted, g, state,
                            results)
-        elif state.owed_cubes[1] > 0:
-            state.owed_cubes[1] -= 1
+        elif state.owed_cubes[ANY_OWED] > 0:
+            state.owed_cubes[ANY_OWED] -= 1
             # A cube of any colour keeps the colour restriction even at the end (RULES.md
-            # s4: only the golden symbols' cubes are exempt), so a jar never holds two
-            # cubes of one colour and ``jar_mask`` holds all its colour cubes.
-            colour = choose_colour(seats.codes[player, JARS], seats.params[player], rules,
-                                   state.jar_mask[seat], state.jar_count[seat],
-                                   state.supply, True, state.decision_stream)
-            if colour < 0:
-                results.shortfall[g] += 1
-            else:
-                state.supply[colour] -= 1
-                place_cube(rules, seats, player, seat, colour, True, g, state, results)
+            # s4: only the golden symbols' cubes are exempt).
+            take_colour(rules, seats, player, seat, True, g, state, results)
+        elif state.owed_cubes[END_OWED] > 0:
+            state.owed_cubes[END_OWED] -= 1
+            take_colour(rules, seats, player, seat, restricted, g, state, results)
         else:
             colour = next_cube(rules, state.batch, state.jar_mask[seat],
                                state.jar_count[seat], restricted)
@@ -565,10 +590,14 @@ def first_placer(rules, round_index, players):
 
 @jit_inline
 def golden_cubes(rules, seats, rotation, seat, g, state, results):
-    """The end (RULES.md s4): a golden cube for every golden symbol on the finished cake,
-    into jars without the colour restriction (golden cubes are jokers); what they bring
-    about (coins, the die) is settled as in a round."""
-    state.owed_cubes[0] += state.golden_symbols[seat]
+    """The end (RULES.md s4): a cube for every golden symbol on the finished cake, into
+    jars without the colour restriction: by default a cube of any colour from the supply,
+    with ``end_golden`` a golden cube; what they bring about (coins, the die) is settled as
+    in a round."""
+    if rules.end_golden:
+        state.owed_cubes[GOLDEN_OWED] += state.golden_symbols[seat]
+    else:
+        state.owed_cubes[END_OWED] += state.golden_symbols[seat]
     fill_jars(rules, seats, rotation, seat, False, g, state, results)
 
 

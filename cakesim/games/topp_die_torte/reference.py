@@ -2,11 +2,12 @@
 
 Written to be read beside RULES.md section 4; speed is the kernel's job. The steps carry
 the kernel's names (``start_game``, ``choose_tiles``, ``aim``, ``place_layer``,
-``fill_jars``, ``place_cube``, ``empty_jar``, ``trade_exchange``, ``pay_coin``,
-``roll_die``, ``pass_tiles``, ``golden_cubes``, ``score_game``) and do the same things
-in the same order, on readable state: jars that hold lists of cubes, a cake of layers, a
-supply of cubes, chip piles. It checks that every decision a strategy makes is legal and
-keeps a move log a person can read, the score after each round and every chip won.
+``fill_jars``, ``take_colour``, ``place_cube``, ``empty_jar``, ``trade_exchange``,
+``pay_coin``, ``roll_die``, ``pass_tiles``, ``golden_cubes``, ``score_game``) and do the
+same things in the same order, on readable state: jars that hold lists of cubes, a cake of
+layers, a supply of cubes, chip piles. It checks that every decision a strategy makes is
+legal and keeps a move log a person can read, the score after each round and every chip
+won.
 
 Seats are in placement order of the first round: seat 0 "last ate cake" and places first;
 seat ``s + 1`` sits to seat ``s``'s left and receives the tiles it passes on. Colours are
@@ -175,12 +176,14 @@ class Player:
 @dataclass
 class Owed:
     """What a player has in hand or is owed while filling jars: cubes from the stripes (per
-    colour), coins per metal, golden cubes and cubes of any colour."""
+    colour), coins per metal, golden cubes, cubes of any colour (die, exchange) and, at the
+    end, the golden symbols' cubes of any colour."""
 
     hand: list[int]
     coins: list[int]
     golden: int = 0
     any_colour: int = 0
+    end_colour: int = 0
 
 
 @dataclass
@@ -401,11 +404,14 @@ class Game:
         """Put every cube in hand and every cube owed into jars, settling each consequence at
         once before the next cube: coins owed first (a gold coin's die roll may owe more),
         then golden cubes, then cubes of any colour (colour chosen from the supply), then
-        the hand, the cube with the fewest jars to go to first.
+        the end's cubes for golden symbols, then the hand, the cube with the fewest jars to
+        go to first. By default (``misfit_cubes = "last"``) a cube of the hand that fits no
+        jar waits until every cube that fits is placed: it goes to the exchange jar only if
+        it is left over (s4: "only cubes *left over*").
 
-        ``restricted=False`` (the end) lifts the colour restriction for the golden cubes
-        only: a cube of any colour a die roll brings then obeys the jar rules as in a round
-        (s4 "End": "jar rules otherwise as above")."""
+        ``restricted=False`` (the end) lifts the colour restriction for the golden symbols'
+        cubes only: a cube of any colour a die roll brings then obeys the jar rules as in a
+        round (s4 "End": "jar rules otherwise as above")."""
         owed = self.owed
         while True:
             metal = next((m for m in range(len(METALS)) if owed.coins[m] > 0), -1)
@@ -421,26 +427,37 @@ class Game:
                     self.place_cube(seat, GOLDEN_CUBE, restricted)
             elif owed.any_colour > 0:
                 owed.any_colour -= 1
-                mask, count = self.players[seat].board.arrays()
-                colour = int(choose_colour(self.codes[seat, JARS], self.params[seat],
-                                           self.rule_data, mask, count,
-                                           np.array(self.supply.colours, np.int64),
-                                           True, self.decision_stream))
-                if colour < 0:
-                    # No colour the supply still has fits a blue jar: the cube is lost.
-                    self._short(seat, ANY_COLOUR, 1)
-                else:
-                    assert self.supply.colours[colour] > 0, "a colour the supply has"
-                    self.supply.colours[colour] -= 1
-                    self.place_cube(seat, colour, True)
+                self.take_colour(seat, restricted=True)
+            elif owed.end_colour > 0:
+                owed.end_colour -= 1
+                self.take_colour(seat, restricted)
             else:
                 mask, count = self.players[seat].board.arrays()
                 colour = int(next_cube(self.rule_data, np.array(owed.hand, np.int64), mask,
                                        count, restricted))
                 if colour < 0:
                     return
+                if self.r.misfit_cubes == "last":
+                    assert any(self._fits_a_jar(seat, c, restricted)
+                               for c in range(len(owed.hand)) if owed.hand[c] > 0) \
+                        == self._fits_a_jar(seat, colour, restricted), \
+                        "a cube that fits no blue jar waits while another cube fits one"
                 owed.hand[colour] -= 1
                 self.place_cube(seat, colour, restricted)
+
+    def take_colour(self, seat: int, restricted: bool) -> None:
+        """A cube of any colour: the player picks a colour the supply still has and places
+        the cube; if no such colour fits a blue jar, the cube is lost (a shortfall)."""
+        mask, count = self.players[seat].board.arrays()
+        colour = int(choose_colour(self.codes[seat, JARS], self.params[seat], self.rule_data,
+                                   mask, count, np.array(self.supply.colours, np.int64),
+                                   restricted, self.decision_stream))
+        if colour < 0:
+            self._short(seat, ANY_COLOUR, 1)
+            return
+        assert self.supply.colours[colour] > 0, "a colour the supply has"
+        self.supply.colours[colour] -= 1
+        self.place_cube(seat, colour, restricted)
 
     def place_cube(self, seat: int, colour: int, restricted: bool) -> None:
         """The player puts the cube into a blue jar of its choice that has room and (with the
@@ -461,7 +478,7 @@ class Game:
                 self.empty_jar(seat, j)
             return
         assert colour != GOLDEN_CUBE, "a golden cube fits every jar with room"
-        voluntary = any(jar.fits(colour, restricted) for jar in board.jars)
+        voluntary = self._fits_a_jar(seat, colour, restricted)
         assert not voluntary or self.rule_data.voluntary, \
             "only the voluntary exchange lets a cube that fits a blue jar go elsewhere"
         if not self.table.exchange_jar:
@@ -550,13 +567,18 @@ class Game:
         self._step("pass_tiles")
 
     def golden_cubes(self, seat: int) -> None:
-        """The end (s4): a golden cube per golden symbol on the finished cake (by default every
+        """The end (s4): a cube per golden symbol on the finished cake (by default every
         symbol; with ``golden_needs_connection`` only on layers that connected a stripe),
-        placed into jars; golden cubes are jokers, so the colour restriction does not bind
-        them. What they bring about (coins, the die) is settled as in a round."""
+        placed into jars without the colour restriction. ``end_cubes = "any-colour"``
+        (default): each is a cube of a colour the player picks from the supply;
+        ``"golden"``: a golden cube (a joker). What they bring about (coins, the die) is
+        settled as in a round."""
         symbols = sum(self._golden_symbols(layer) for layer in self.players[seat].cake.layers)
         self.log.append(Move(self.round, seat, "golden", amount=symbols))
-        self.owed.golden += symbols
+        if self.r.end_cubes == "golden":
+            self.owed.golden += symbols
+        else:
+            self.owed.end_colour += symbols
         self.fill_jars(seat, restricted=False)
 
     def score_game(self) -> Result:
@@ -597,6 +619,9 @@ class Game:
 
     def _sugar(self, tile: int, colour: int) -> int:
         return 0 if tile == self.plate else self.r.tile_sugar[tile][colour]
+
+    def _fits_a_jar(self, seat: int, colour: int, restricted: bool) -> bool:
+        return any(jar.fits(colour, restricted) for jar in self.players[seat].board.jars)
 
     def _golden_symbols(self, layer: Layer) -> int:
         if layer.tile == self.plate:

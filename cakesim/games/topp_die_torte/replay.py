@@ -49,6 +49,15 @@ def cube_name(rules: RuleSet, colour: int) -> str:
     return rules.colours[colour]
 
 
+def end_cubes_text(rules: RuleSet, amount: int) -> str:
+    """What ``amount`` golden symbols bring at the end (``end_cubes``), e.g. ``2 cubes of
+    any colour`` or ``1 golden cube``."""
+    plural = "" if amount == 1 else "s"
+    if rules.end_cubes == "golden":
+        return f"{amount} golden cube{plural}"
+    return f"{amount} cube{plural} of any colour"
+
+
 def face_text(rules: RuleSet, kind: int, amount: int) -> str:
     """What a die face does, e.g. ``2 cubes of any colour``, ``+1 star``."""
     plural = "" if amount == 1 else "s"
@@ -76,7 +85,7 @@ def describe_move(rules: RuleSet, move: Move) -> str:
     if move.action == "golden":
         plural = "" if move.amount == 1 else "s"
         return (f"{seat_name(move.seat)}: {move.amount} golden symbol{plural} on the cake, "
-                f"{move.amount} golden cube{plural}")
+                f"{end_cubes_text(rules, move.amount)}")
     if move.action == "cube":
         return f"{cube_name(rules, move.colour)} cube -> {jar_name(rules, move.jar)}"
     if move.action == "empty":
@@ -98,9 +107,11 @@ def describe_move(rules: RuleSet, move: Move) -> str:
 
 def format_replay(rules: RuleSet, result: Result, header: str) -> str:
     """The whole game round by round: every seat's layer and what it brought, the points
-    after each round, the end's golden cubes, the final scores and the winners."""
+    after each round, the end's cubes for golden symbols, the final scores and the winners."""
     players = len(result.total)
     lines = [header]
+    end_cubes = ("golden cubes" if rules.end_cubes == "golden"
+                 else "cubes of any colour from the supply")
     current = None
     for move in result.log:
         if move.round != current:
@@ -108,8 +119,8 @@ def format_replay(rules: RuleSet, result: Result, header: str) -> str:
                 lines.append(_points(result.scores_by_round[current]))
             current = move.round
             lines.append(f"\nRound {current + 1}" if current < rules.rounds
-                         else "\nEnd: golden cubes for the golden symbols, placed without the "
-                              "colour restriction")
+                         else f"\nEnd: {end_cubes} for the golden symbols, placed "
+                              "without the colour restriction")
         text = describe_move(rules, move)
         indent = "  " if move.action in ("lay", "golden") else "      "
         lines.append(indent + text)

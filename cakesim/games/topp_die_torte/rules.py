@@ -43,6 +43,12 @@ or nothing. A face is ``kind:amount``; the kernel reads the kind's index here.""
 CUBE, GOLDEN, STAR, BRONZE, SILVER, GOLD_CHIP, BLANK = range(len(FACE_KINDS))
 ORDERS = ("fixed", "rotate")
 EXCHANGE_RULES = ("leftover", "voluntary")
+MISFIT_CUBES = ("last", "first")
+"""When a layer's cube that fits no blue jar goes to the exchange jar: once every other cube
+is placed and it still fits none (the seed), or at once, before the rest of the layer."""
+END_CUBES = ("any-colour", "golden")
+"""What the golden symbols bring at the end: ordinary cubes of any colour from the supply
+(the seed's most natural reading), or golden (joker) cubes."""
 FACES = 6
 VARIANTS = ("base", "no-die", "no-exchange", *(f"blank-{f}" for f in range(1, FACES + 1)),
             "rotate", "scarce", "scarce-rotate")
@@ -92,6 +98,8 @@ class RuleSet:
     """The coin metal (index into ``METALS``) each blue jar pays when full."""
     exchange: int
     exchange_rule: str
+    misfit_cubes: str
+    end_cubes: str
     chip_values: tuple[tuple[int, ...], ...]
     """Per metal, the value of every chip of its pile (in a fixed order; shuffled per deal)."""
     die_kind: tuple[int, ...]
@@ -122,11 +130,14 @@ class RuleSet:
         """Tile ``tile`` in slot notation (``BB.PPP.G.VV.OO``)."""
         return _slot_text(self.slots, self.letters, self.tile_start[tile], self.tile_end[tile])
 
-    def with_overrides(self, order: str | None = None,
-                       exchange_rule: str | None = None) -> "RuleSet":
-        """This rule set with the placement order or the exchange rule replaced."""
-        changes = {k: v for k, v in (("order", order), ("exchange_rule", exchange_rule))
-                   if v is not None}
+    def with_overrides(self, order: str | None = None, exchange_rule: str | None = None,
+                       misfit_cubes: str | None = None,
+                       end_cubes: str | None = None) -> "RuleSet":
+        """This rule set with the placement order, the exchange rule, the misfit cubes'
+        timing or the end's cubes replaced."""
+        given = (("order", order), ("exchange_rule", exchange_rule),
+                 ("misfit_cubes", misfit_cubes), ("end_cubes", end_cubes))
+        changes = {k: v for k, v in given if v is not None}
         return replace(self, **changes) if changes else self
 
     def for_table(self, players: int, variant: str = "base") -> "TableRules":
@@ -224,6 +235,8 @@ class TableRules:
             # The voluntary exchange needs an exchange jar: without one, a cube that fits
             # a blue jar would be thrown back into the supply for nothing.
             "voluntary": r.exchange_rule == "voluntary" and self.exchange_jar,
+            "misfits_last": r.misfit_cubes == "last",
+            "end_golden": r.end_cubes == "golden",
             "die": self.die,
             "rotate": self.rotate, "golden_needs_connection": r.golden_needs_connection,
             "star_points": r.star_points, "tile_repeat": self.tile_repeat,
@@ -385,13 +398,13 @@ def parse_rules(data: dict, source: str, tile_rows: list[dict[str, str]],
     placement = top.sub("placement")
     placement.only(["max_offset", "min_overlap", "order", "golden_needs_connection"])
     cubes = top.sub("cubes")
-    cubes.only(["supply", "golden"])
+    cubes.only(["supply", "golden", "end_cubes"])
     supply = cubes.int_list("supply", 0, 999, least=5)
     if len(supply) != 5:
         raise cubes.error("supply", f"lists {len(supply)} counts; allowed: one per colour (5)")
 
     jars = top.sub("jars")
-    jars.only(["capacity", "metal", "exchange", "exchange_rule"])
+    jars.only(["capacity", "metal", "exchange", "exchange_rule", "misfit_cubes"])
     capacity = jars.int_list("capacity", 1, 5)
     metal = jars.get("metal", list)
     if len(metal) != len(capacity) or any(m not in METALS for m in metal):
@@ -445,9 +458,11 @@ def parse_rules(data: dict, source: str, tile_rows: list[dict[str, str]],
         order=placement.get("order", str, "fixed", ORDERS),
         golden_needs_connection=placement.get("golden_needs_connection", bool, False),
         supply=tuple(supply), golden=cubes.int_in("golden", 0, 999),
+        end_cubes=cubes.get("end_cubes", str, "any-colour", END_CUBES),
         capacity=tuple(capacity), metal=tuple(METALS.index(m) for m in metal),
         exchange=jars.int_in("exchange", 1, 9, 3),
         exchange_rule=jars.get("exchange_rule", str, "leftover", EXCHANGE_RULES),
+        misfit_cubes=jars.get("misfit_cubes", str, "last", MISFIT_CUBES),
         chip_values=tuple(chip_values), die_kind=tuple(kinds), die_amount=tuple(amounts),
         star_points=star_points, scarce_supply=tuple(scarce),
         scarce_golden=variants.int_in("scarce_golden", 0, 999),

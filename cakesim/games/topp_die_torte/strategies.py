@@ -334,12 +334,20 @@ def homes(rules, jar_mask, jar_count, colour, restricted):
 @jit_inline
 def next_cube(rules, batch, jar_mask, jar_count, restricted):
     """Which cube of the ``batch`` (counts per colour) to place next: the colour that fits
-    the fewest blue jars (none first), ties to the first colour. Every strategy places a
-    batch in this order, so that cubes with few homes find one."""
-    best, fewest = -1, rules.capacity.shape[0] + 1
+    the fewest blue jars, ties to the first colour. Every strategy places a batch in this
+    order, so that cubes with few homes find one.
+
+    A cube that fits no jar comes last under ``misfits_last`` (the default: it goes to the
+    exchange jar only if it is still left over once every cube that fits is placed, and a
+    jar that fills and empties on the way gives it a home), else first."""
+    # Ranks: 0 to ``jars`` homes, a waiting misfit ``jars + 1``; every rank beats the start.
+    jars = rules.capacity.shape[0]
+    best, fewest = -1, jars + 2
     for c in range(batch.shape[0]):
         if batch[c] > 0:
-            found = homes(rules, jar_mask, jar_count, c, restricted)
-            if found < fewest:
-                best, fewest = c, found
+            rank = homes(rules, jar_mask, jar_count, c, restricted)
+            if rank == 0 and rules.misfits_last:
+                rank = jars + 1
+            if rank < fewest:
+                best, fewest = c, rank
     return best

@@ -1,7 +1,8 @@
 """The Numba kernel and the reference engine play the very same games, metric for metric.
 
 Every player count and variant, random and greedy tables, duplicate deals on and off,
-mixed tables, weights off their defaults and the voluntary exchange rule. The reference
+mixed tables, weights off their defaults, the voluntary exchange rule, and both readings
+of when a cube that fits no jar goes to the exchange jar and of the end's cubes. The reference
 plays each game on its own from (seed, game); the kernel plays a batch in one call.
 """
 
@@ -9,12 +10,14 @@ import pytest
 
 from cakesim.games.topp_die_torte import kernel
 from cakesim.games.topp_die_torte.reference import play_game
-from cakesim.games.topp_die_torte.rules import VARIANTS, TableRules
+from cakesim.games.topp_die_torte.rules import VARIANTS, TableRules, parse_rules
 from tests.games.topp_die_torte.conftest import (
     GREEDY,
     RANDOM,
     RULES,
     kernel_results,
+    published_data,
+    published_tiles,
     weighted,
 )
 
@@ -74,6 +77,48 @@ def test_the_voluntary_exchange_is_played():
         return sum(play_game(table, [TRADER] * 4, 303, g).exchanges for g in range(6))
 
     assert trades(VOLUNTARY) > trades(RULES)
+
+
+@pytest.mark.parametrize(("misfit_cubes", "end_cubes"),
+                         [("last", "golden"), ("first", "any-colour"), ("first", "golden")])
+@pytest.mark.parametrize("variant", ["base", "no-exchange", "scarce"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_every_reading_of_the_exchange_and_the_end(players, variant, misfit_cubes, end_cubes):
+    # The default readings (last, any-colour) are played by every test above.
+    rules = RULES.with_overrides(misfit_cubes=misfit_cubes, end_cubes=end_cubes)
+    table = rules.for_table(players, variant)
+    assert_parity(table, [GREEDY, RANDOM, SHAKY, WILD_JARS][:players], 501, 0, 6, players == 4)
+    voluntary = rules.with_overrides(exchange_rule="voluntary").for_table(players, variant)
+    assert_parity(voluntary, [TRADER, ODD, CAREFUL, GREEDY][:players], 502, 7, 4, False)
+
+
+def test_misfits_sent_at_once_fill_the_exchange_jar_more_often():
+    # The earlier reading sends a cube to the exchange jar that a jar emptied later in the
+    # layer would have taken: more trades, on the same games.
+    def trades(misfit_cubes):
+        table = RULES.with_overrides(misfit_cubes=misfit_cubes).for_table(4, "base")
+        return kernel_results(table, [GREEDY] * 4, 304, 0, 200).exchanges.sum()
+
+    assert trades("first") > trades("last")
+
+
+def test_the_end_takes_ordinary_cubes_or_golden_ones():
+    # A box without colour cubes and a golden symbol on every tile: only the end scores.
+    data = published_data()
+    data["cubes"]["supply"] = [0] * 5
+    rows = published_tiles()
+    for row in rows:
+        row["golden"] = "1"
+    rules = parse_rules(data, "no_colours.toml", rows, "golden_tiles.csv")
+    results = {}
+    for end in ("any-colour", "golden"):
+        table = rules.with_overrides(end_cubes=end).for_table(2)
+        assert_parity(table, [GREEDY, RANDOM], 601, 0, 4, duplicate=False)
+        results[end] = kernel_results(table, [GREEDY] * 2, 601, 0, 4)
+    # Cubes of any colour: the supply has none, every symbol is short. Golden cubes: 12 in
+    # the box, back in the supply whenever a jar empties, so fewer are short.
+    assert (results["any-colour"].total == 0).all() and (results["golden"].total > 0).all()
+    assert (results["any-colour"].shortfall > results["golden"].shortfall).all()
 
 
 def test_nested_luck_blocks_share_the_deal():

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from cakesim.games.topp_die_torte import kernel
 from cakesim.games.topp_die_torte.reference import play_game
 from cakesim.games.topp_die_torte.replay import end_position, score_file
-from cakesim.games.topp_die_torte.rules import VARIANTS
+from cakesim.games.topp_die_torte.rules import END_CUBES, EXCHANGE_RULES, MISFIT_CUBES, VARIANTS
 from cakesim.games.topp_die_torte.strategies import GOLDEN_CUBE
 from tests.games.topp_die_torte.conftest import (
     GREEDY,
@@ -23,13 +23,15 @@ from tests.games.topp_die_torte.conftest import (
 STRATEGIES = [GREEDY, RANDOM, weighted("trader", exchange_threshold=0.8, size_weight=1.0),
               weighted("spread", fill_weight=-1.0, aim_error=3.0, hedge=0.5),
               weighted("wild", draft="greedy", jars="random", aim="random", deny_weight=1.0)]
-VOLUNTARY = RULES.with_overrides(exchange_rule="voluntary")
+readings = st.builds(lambda exchange, misfits, end: RULES.with_overrides(
+    exchange_rule=exchange, misfit_cubes=misfits, end_cubes=end),
+    st.sampled_from(EXCHANGE_RULES), st.sampled_from(MISFIT_CUBES), st.sampled_from(END_CUBES))
 
 tables = st.builds(
-    lambda players, variant, voluntary, picks, seed, game, duplicate: (
-        (VOLUNTARY if voluntary else RULES).for_table(players, variant),
+    lambda players, variant, rules, picks, seed, game, duplicate: (
+        rules.for_table(players, variant),
         [STRATEGIES[i] for i in picks[:players]], seed, game, duplicate),
-    st.integers(2, 4), st.sampled_from(VARIANTS), st.booleans(),
+    st.integers(2, 4), st.sampled_from(VARIANTS), readings,
     st.lists(st.integers(0, len(STRATEGIES) - 1), min_size=4, max_size=4),
     st.integers(0, 2**32), st.integers(0, 10**6), st.booleans())
 
@@ -40,10 +42,12 @@ def check_step(game, step: str) -> None:
     # Cubes: supply + blue jars + exchange jars + the hand being placed.
     assert game.cubes_on_table() == table.cubes == sum(table.supply) + table.golden, step
     assert all(n >= 0 for n in game.supply.colours) and game.supply.golden >= 0
+    # The end's cubes of any colour ignore the colours already in a jar.
+    free_colours = game.round == table.rules.rounds and table.rules.end_cubes == "any-colour"
     for player in game.players:
         for jar in player.board.jars:
             colours = [c for c in jar.cubes if c != GOLDEN_CUBE]
-            assert len(colours) == len(set(colours)), (step, jar)
+            assert free_colours or len(colours) == len(set(colours)), (step, jar)
             assert len(jar.cubes) < jar.capacity or step == "place_cube", (step, jar)
         assert len(player.board.exchange) < table.rules.exchange or step == "place_cube"
         if not table.exchange_jar:

@@ -201,6 +201,63 @@ def test_three_cubes_in_the_exchange_jar_trade_for_one_of_any_colour():
     assert game.cubes_on_table() == game.table.cubes
 
 
+def the_layer_of_a_replay(misfit_cubes: str):
+    """Round 3, seat 4 of ``cakesim replay --experiment topp_skill_vs_luck --table "4P base
+    sharp alone" --index 3``, played by greedy: the 3-jar holds purple, the 4-jar and the
+    5-jar pink, purple and orange, the exchange jar purple; the layer brings 1 blue, 2 pink
+    and 1 green. Returns the game after the hand is placed."""
+    rules = tiny_rules([(PLATE_SHAPE, "B1 P2", 0)]).with_overrides(misfit_cubes=misfit_cubes)
+    game = new_game(rules.for_table(4))
+    put(game, 3, 0, PURPLE)
+    put(game, 3, 1, PINK, PURPLE, ORANGE)
+    put(game, 3, 2, PINK, PURPLE, ORANGE)
+    game.players[3].board.exchange = [PURPLE]
+    game.supply.colours[PURPLE] -= 1
+    game.owed.hand = [1, 2, 1, 0, 0]
+    game.supply.colours[BLUE] -= 1
+    game.supply.colours[PINK] -= 2
+    game.supply.colours[GREEN] -= 1
+    game.fill_jars(3, restricted=True)
+    assert game.cubes_on_table() == game.table.cubes
+    return game
+
+
+def cube_moves(game) -> list[tuple[int, int]]:
+    """``(colour, jar)`` of every cube placed, in order."""
+    return [(m.colour, m.jar) for m in game.log if m.action == "cube"]
+
+
+def test_a_cube_that_fits_no_jar_waits_until_the_rest_of_the_layer_is_placed():
+    game = the_layer_of_a_replay("last")
+    # The first pink fits only the 3-jar; the second then fits none and waits. Blue fills
+    # the 3-jar (greedy: it and the 4-jar would both be full, the 3-jar is listed first),
+    # which empties and makes room for the waiting pink; green fills the 4-jar.
+    assert cube_moves(game) == [(PINK, 0), (BLUE, 0), (PINK, 0), (GREEN, 1)]
+    board = game.players[3].board
+    assert board.exchange == [PURPLE] and board.jars[0].cubes == [PINK]
+    assert [m.action for m in game.log if m.action in ("empty", "coin")] == [
+        "empty", "coin", "empty", "coin"]
+
+
+def test_the_earlier_reading_sends_the_misfit_to_the_exchange_jar_at_once():
+    game = the_layer_of_a_replay("first")
+    assert cube_moves(game) == [(PINK, 0), (PINK, EXCHANGE_JAR), (BLUE, 0), (GREEN, 1)]
+    board = game.players[3].board
+    assert board.exchange == [PURPLE, PINK] and board.jars[0].cubes == []
+
+
+def test_cubes_still_left_over_go_to_the_exchange_jar():
+    game = game_with()
+    for j in range(3):
+        put(game, 0, j, BLUE)
+    game.owed.hand = [2, 1, 0, 0, 0]
+    game.supply.colours[BLUE] -= 2
+    game.supply.colours[PINK] -= 1
+    game.fill_jars(0, restricted=True)
+    # Pink is placed first; no jar then takes blue, so both blue cubes are left over.
+    assert cube_moves(game) == [(PINK, 0), (BLUE, EXCHANGE_JAR), (BLUE, EXCHANGE_JAR)]
+
+
 def test_the_voluntary_exchange_needs_an_exchange_jar():
     trader = weighted("trader", exchange_threshold=0.8)
     voluntary = tiny_rules([(PLATE_SHAPE, "B1", 0)]).with_overrides(exchange_rule="voluntary")
@@ -237,8 +294,35 @@ def test_owed_golden_and_any_colour_cubes_the_supply_lacks_are_lost():
 
 
 # The end --------------------------------------------------------------------------------------
-def test_golden_cubes_at_the_end_ignore_the_colour_restriction():
+def test_golden_symbols_bring_cubes_of_any_colour_from_the_supply():
     game = game_with(tiles=[(PLATE_SHAPE, "", 1)])
+    player = game.players[0]
+    put(game, 0, 0, BLUE, PINK)
+    put(game, 0, 1, BLUE, PINK, GREEN)
+    player.cake.layers += [Layer(0, 0, (BLUE,)), Layer(0, 3, ())]
+    game.golden_cubes(0)
+    # Two golden symbols, two ordinary cubes, no golden ones: greedy takes the first
+    # colour the supply has (blue) and, the colour restriction lifted, puts it beside a
+    # blue cube into the 3-jar (full: bronze), then the second blue into the 4-jar (full:
+    # silver).
+    assert game.log[0].action == "golden" and game.log[0].amount == 2
+    assert cube_moves(game) == [(BLUE, 0), (BLUE, 1)]
+    assert [m for m, _ in player.chips] == [0, 1]
+    assert game.supply.golden == RULES.golden and game.shortfall == 0
+    assert game.cubes_on_table() == game.table.cubes
+
+
+def test_golden_symbols_find_no_cube_in_an_empty_supply():
+    game = game_with(tiles=[(PLATE_SHAPE, "", 1)])
+    game.players[0].cake.layers.append(Layer(0, 0, (BLUE,)))
+    game.supply.colours = [0, 0, 0, 0, 0]
+    game.golden_cubes(0)
+    assert game.shortfall == 1 and game.log[-1].colour == ANY_COLOUR
+    assert game.supply.golden == RULES.golden
+
+
+def test_golden_cubes_at_the_end_ignore_the_colour_restriction():
+    game = game_with(rules=tiny_rules([(PLATE_SHAPE, "", 1)]).with_overrides(end_cubes="golden"))
     player = game.players[0]
     put(game, 0, 0, BLUE, PINK)
     player.cake.layers += [Layer(0, 0, (BLUE,)), Layer(0, 3, ())]

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from cakesim.app.cli import main
 from cakesim.engine.errors import InputError
 from cakesim.games.topp_die_torte.replay import score_file
 from cakesim.games.topp_die_torte.rules import load_rules, parse_rules, read_tiles
@@ -50,10 +51,36 @@ def _rules_error(change=None, change_tiles=None) -> InputError:
     (lambda d: d["cubes"].update(supply=[18, 18, 18, 18]), "cubes.supply"),
     (lambda d: d.update(plate="BB.PP.GG.VV.O.O"), "plate"),
     (lambda d: d["placement"].update(order="random"), "placement.order"),
+    (lambda d: d["jars"].update(misfit_cubes="never"), "jars.misfit_cubes"),
+    (lambda d: d["cubes"].update(end_cubes="silver"), "cubes.end_cubes"),
 ])
 def test_bad_rule_files_name_the_key(change, key):
     error = _rules_error(change)
     assert error.key == key and "my_rules.toml" in str(error)
+
+
+def test_the_seeds_readings_are_the_default_and_the_earlier_ones_a_switch_away():
+    rules = load_rules()
+    assert (rules.misfit_cubes, rules.end_cubes) == ("last", "any-colour")
+    assert rules.for_table(2).arrays["misfits_last"]
+    assert not rules.for_table(2).arrays["end_golden"]
+    earlier = rules.with_overrides(misfit_cubes="first", end_cubes="golden")
+    assert not earlier.for_table(2).arrays["misfits_last"]
+    assert earlier.for_table(2).arrays["end_golden"]
+    # Left out of a rule file, the keys take the seed's readings too.
+    data = published_data()
+    del data["jars"]["misfit_cubes"], data["cubes"]["end_cubes"]
+    bare = parse_rules(data, "mine.toml", published_tiles(), "tiles.csv")
+    assert (bare.misfit_cubes, bare.end_cubes) == ("last", "any-colour")
+
+
+@pytest.mark.parametrize(("key", "value"), [("misfit_cubes", "never"),
+                                            ("end_cubes", "silver")])
+def test_a_bad_switch_on_the_command_line_exits_2_naming_it(key, value, capsys):
+    status = main(["replay", "topp-die-torte", "--seed", "1", "--index", "0", "--set",
+                   f"{key}={value}"])
+    err = capsys.readouterr().err
+    assert status == 2 and key in err and "allowed values" in err and "Traceback" not in err
 
 
 def _set(row: int, column: str, value: str):
