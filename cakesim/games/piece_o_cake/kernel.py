@@ -64,6 +64,9 @@ class RuleData(NamedTuple):
     joker_kind: int
     # int: the points an eaten joker scores (its ``slice_cream``).
     joker_points: int
+    # bool: the joker may go on a kind first collected in the take that got it (rule-set
+    # placement "same_take"); else only on one collected before (RULES.md s1, "earlier").
+    joker_same_take: bool
     # int: cakes per round.
     cakes: int
     # int: slices per cake, n; the last ``box - cakes * n`` dealt slices are set aside.
@@ -134,6 +137,10 @@ class View(NamedTuple):
     # (3,) int16: where the joker is (``strategies.JOKER_WHERE``), the seat that took it
     # (``JOKER_SEAT``) and the kind it stands on (``JOKER_KIND``).
     joker: np.ndarray
+    # (kinds,) int16: [kind] the slices of the kind on the pile of the seat taking now (a
+    # portion, or a set-aside slice) before its take began: where the joker it gets may
+    # go (``strategies.may_place_joker``). Stale between takes, when nobody reads it.
+    before_take: np.ndarray
 
 
 class GameState(NamedTuple):
@@ -286,7 +293,8 @@ def new_state(rules, players):
         aside_kind=np.zeros(aside, dtype=np.uint8),
         aside_cream=np.zeros(aside, dtype=np.int8),
         aside_left=np.zeros(aside, dtype=np.bool_),
-        joker=np.zeros(3, dtype=np.int16))
+        joker=np.zeros(3, dtype=np.int16),
+        before_take=np.zeros(kinds, dtype=np.int16))
     return GameState(
         seen=seen,
         order=np.empty(box, dtype=np.int16),

@@ -203,6 +203,11 @@ class Game:
         """Every finished round's piles."""
         self.hand: tuple[int, Slice] | None = None
         """The seat holding the joker it must now eat or place, and the joker."""
+        self.taker = -1
+        """The seat of the last take (a portion or a set-aside slice; -1 before any)."""
+        self.got: list[Slice] = []
+        """The slices that take got: a kind first collected among them is none the joker
+        may go on (``may_place_joker``)."""
         self.start_round(0)
         if any(s.chooser == "search" or s.cutter == "search" for s in strategies):
             self.search_space = kernel.new_search_space(self.rule_data, self.params,
@@ -298,6 +303,7 @@ class Game:
         stands on another seat's pile may be swapped for it (s1, joker expansion).
         """
         assert 0 <= index < len(cake.portions) and not cake.taken[index], "portion not free"
+        self.begin_take(seat)
         cake.taken[index] = True
         decided, offer = [], None
         for j, position in enumerate(cake.portions[index]):
@@ -341,6 +347,7 @@ class Game:
         else:
             index, eat = choose_bonus(self._strategies(), waiter, self._view(), self.rule_data)
         assert self.aside_left[index], "that set-aside slice is gone"
+        self.begin_take(waiter)
         self.aside_left[index] = False
         piece = aside[index]
         self.unseen[piece.kind] -= 1
@@ -353,6 +360,12 @@ class Game:
             self._get(waiter, piece, bool(eat))
         self._log(number, waiter, "bonus", slices=((piece, bool(eat)),))
         self.settle_joker(number, waiter, offer)
+
+    def begin_take(self, seat: int) -> None:
+        """A take begins (a portion, or a set-aside slice): what the seat has collected so
+        far was collected earlier, the only kinds a joker it gets may go on (s1)."""
+        self.taker = seat
+        self.got = []
 
     def settle_joker(self, number: int, seat: int, offer: tuple[Slice, bool] | None) -> None:
         """The joker decisions a take leaves: claim the swap offered, then eat or place the
@@ -386,8 +399,9 @@ class Game:
         self._log(number, seat, "swap", slices=((piece, False),), kind=kind, other=holder)
 
     def place_joker(self, number: int, seat: int, joker: Slice) -> None:
-        """The joker in hand is eaten (its points) or put on a kind the seat collects, where
-        it counts one more slice; with nothing collected it must be eaten (s1)."""
+        """The joker in hand is eaten (its points) or put on a kind it may go on
+        (``may_place_joker``), where it counts one more slice; with no such kind it must be
+        eaten (s1)."""
         if self._decides_by_search(seat):
             _, kind, _ = self._search(number, self._turn(number, seat), (PLACE, seat, 0, 0))
         else:
@@ -397,7 +411,7 @@ class Game:
         if kind < 0:
             player.eat(joker)
         else:
-            assert player.collected_count(kind) > 0, "the joker goes on a kind one collects"
+            assert self.may_place_joker(seat, kind), "the joker may not go on that kind"
             player.collected[kind].append(joker)
         self._log(number, seat, "joker", slices=((joker, kind < 0),), kind=int(kind))
 
@@ -484,6 +498,20 @@ class Game:
                         return player.seat, kind, piece
         return -1, -1, None
 
+    def may_place_joker(self, seat: int, kind: int) -> bool:
+        """Whether the joker in ``seat``'s hand may go on ``kind`` (s1): a kind the seat
+        collected before this take ("már korábban gyűjtött": one first collected in the
+        same take does not count), or with the rule set's placement ``same_take`` any kind
+        it collects."""
+        pile = self.players[seat].collected.get(kind, [])
+        if self.rules.rules.joker_placement == "same_take":
+            return bool(pile)
+        return bool(self.collected_earlier(pile))
+
+    def collected_earlier(self, pile: list[Slice]) -> list[Slice]:
+        """The slices of ``pile`` (the taker's) that its take did not get."""
+        return [p for p in pile if not any(p is q for q in self.got)]
+
     def _swappable(self, seat: int, piece: Slice) -> bool:
         """Whether taking ``piece`` lets ``seat`` swap it for the joker: it is of the kind
         the joker stands on, on another seat's pile."""
@@ -491,6 +519,7 @@ class Game:
         return holder >= 0 and holder != seat and kind == piece.kind
 
     def _get(self, seat: int, piece: Slice, eaten: bool) -> None:
+        self.got.append(piece)
         if eaten:
             self.players[seat].eat(piece)
         else:
@@ -540,7 +569,15 @@ class Game:
             portion_taken=np.array(self.cake.taken, dtype=np.bool_),
             aside_kind=self.aside_kind, aside_cream=self.aside_cream,
             aside_left=np.array(self.aside_left, dtype=np.bool_),
-            joker=np.array(self.joker_place(), dtype=np.int16))
+            joker=np.array(self.joker_place(), dtype=np.int16), before_take=self._before_take())
+
+    def _before_take(self) -> np.ndarray:
+        """``View.before_take``: the taker's slices of each kind collected before its take."""
+        counts = np.zeros(self.rules.kinds_in_play, dtype=np.int16)
+        if self.taker >= 0:
+            for kind, pile in self.players[self.taker].collected.items():
+                counts[kind] = len(self.collected_earlier(pile))
+        return counts
 
     def _cake_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         return (np.array([p.kind for p in self.cake.slices], dtype=np.uint8),

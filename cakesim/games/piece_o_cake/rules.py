@@ -19,6 +19,10 @@ from cakesim.engine.tables import Table, read_toml
 
 DEFAULT_RULES = Path(__file__).with_name("rules.toml")
 TIE_RULES = ("full", "none")
+JOKER_PLACEMENTS = ("earlier", "same_take")
+"""Where the joker may go (``[joker] placement``): ``earlier``, a kind its taker had
+collected before this take (the seed's "már korábban gyűjtött", RULES.md s1); ``same_take``,
+any kind it collects when it decides, one first collected in that take included."""
 MOST_ROUNDS = 10
 VARIANT_ROUNDS = (2, 3)
 """Round counts a variant may name (``2-rounds``); ``rounds`` in the rule file takes any
@@ -80,6 +84,8 @@ class RuleSet:
     """Whether the box holds the joker slice (the expansion; the ``joker`` variants add it)."""
     joker_points: int = 2
     """What the joker scores when eaten (RULES.md s1: 2)."""
+    joker_placement: str = "earlier"
+    """Which kinds the joker may go on (``JOKER_PLACEMENTS``; RULES.md s1: ``earlier``)."""
     source: str = field(default=str(DEFAULT_RULES), metadata={"digest": False})
     """The file the rule set was read from; where it lies changes no game."""
 
@@ -172,6 +178,7 @@ class TableRules:
             "rounds": self.rounds,
             "joker_kind": self.joker_kind,
             "joker_points": r.joker_points,
+            "joker_same_take": r.joker_placement == "same_take",
             "cakes": r.cakes,
             "slices_per_cake": r.slices_per_cake,
             "portion_limit": self.portion_limit,
@@ -217,7 +224,7 @@ def parse_rules(data: dict, source: str) -> RuleSet:
         slice_cream += cream
     rounds = top.int_in("rounds", 1, MOST_ROUNDS, 1)
     joker = top.sub("joker", {})
-    joker.only(["included", "eat_points"])
+    joker.only(["included", "eat_points", "placement"])
     joker_points = joker.int_in("eat_points", 0, 100, 2)
     # The most rounds any table plays: the file's, or a variant's.
     most_rounds = max(rounds, *VARIANT_ROUNDS)
@@ -270,6 +277,7 @@ def parse_rules(data: dict, source: str) -> RuleSet:
         rounds=rounds,
         joker=joker.get("included", bool, False),
         joker_points=joker_points,
+        joker_placement=joker.get("placement", str, "earlier", JOKER_PLACEMENTS),
         source=source,
     )
 

@@ -32,7 +32,8 @@ policy's own cut, then the other cuts in the order the enumerating cutter ranks 
 portion per arc, a decline per collected kind and a pass: all compete from the start,
 each portion with the policy's slice-by-slice eat/collect plan. Keeping a set-aside slice
 (compensation variant) has every slice left, eaten or collected; a swap, claiming it or
-not; the joker in hand, eating it or putting it on each collected kind.
+not; the joker in hand, eating it or putting it on each kind it may go on
+(``strategies.may_place_joker``: by default one collected before the take).
 
 Every draw comes from the game's decision stream, so a game with search players is a pure
 function of (seed, game) and the reference engine, calling the driver's
@@ -80,6 +81,7 @@ from cakesim.games.piece_o_cake.strategies import (
     choose_swap,
     cut_outcomes,
     fill_rivals,
+    may_place_joker,
     plan_portion,
 )
 from cakesim.games.slicing.tabletop import WIN_UNITS
@@ -259,7 +261,7 @@ def _keep_candidates(rules, rollout, waiter, state, space):
 @jit_borrowing
 def _joker_candidates(rules, rollout, seat, state, space):
     """The policy's answer first. A swap: claim it or not; the joker in hand: eat it, or
-    put it on each collected kind."""
+    put it on each kind it may go on (``may_place_joker``)."""
     view, pending = state.seen, state.pending
     if pending[PENDING] == SWAP:
         claim = choose_swap(rollout, seat, pending[SWAP_CREAM], pending[SWAP_EATEN] == 1, view,
@@ -269,7 +271,8 @@ def _joker_candidates(rules, rollout, seat, state, space):
     policy = choose_joker(rollout, seat, view, rules)
     count = add(clear(space.bandit), JOKER, policy, 0, space.bandit)
     for kind in range(-1, view.collected.shape[1]):
-        if kind != policy and (kind < 0 or view.collected[seat, kind] > 0):
+        if kind != policy and (kind < 0 or may_place_joker(
+                view.collected[seat, kind], view.before_take[kind], rules)):
             count = add(count, JOKER, kind, 0, space.bandit)
     return count
 
@@ -320,6 +323,7 @@ def _copy_game(state, world):
     for kind in range(seen.unseen.shape[0]):
         copy.unseen[kind] = seen.unseen[kind]
         copy.still_open[kind] = seen.still_open[kind]
+        copy.before_take[kind] = seen.before_take[kind]
     for position in range(seen.cake_kind.shape[0]):
         copy.cake_kind[position] = seen.cake_kind[position]
         copy.cake_cream[position] = seen.cake_cream[position]

@@ -1,7 +1,7 @@
 """Piece o' Cake's rule steps on the kernel's bundles, and the game as a machine that pauses.
 
 The steps carry the reference engine's names (RULES.md section 1): ``start_round``,
-``lay_out_cake``, ``cut_cake``, ``take_portion``, ``decline_and_eat``,
+``lay_out_cake``, ``cut_cake``, ``take_portion`` (and ``begin_take``), ``decline_and_eat``,
 ``discard_leftovers``, ``keep_set_aside_slice``, ``swap_joker``, ``place_joker``,
 ``end_round``. A game in progress knows where it is from ``GameState.clock`` (the round,
 the cake, and whose turn within it) and ``GameState.pending`` (a joker decision that must
@@ -222,6 +222,7 @@ def take_portion(seat, index, eat_mask, rules, state):
     view = state.seen
     cake_kind, cake_cream, still_open = view.cake_kind, view.cake_cream, view.still_open
     n = cake_kind.shape[0]
+    begin_take(seat, view)
     view.portion_taken[index] = True
     position = view.portion_start[index]
     for j in range(view.portion_len[index]):
@@ -234,6 +235,15 @@ def take_portion(seat, index, eat_mask, rules, state):
             offer_swap(seat, kind, cake_cream[position], eat, state)
             get_slice(seat, kind, cake_cream[position], eat, state)
         position = along(position, 1, n)
+
+
+@jit_inline
+def begin_take(seat, view):
+    """A take begins (a portion, or a set-aside slice): the seat's piles as they stand are
+    the kinds it collected earlier, the only ones a joker it gets may go on (RULES.md s1,
+    ``strategies.may_place_joker``)."""
+    for kind in range(view.before_take.shape[0]):
+        view.before_take[kind] = view.collected[seat, kind]
 
 
 @jit_inline
@@ -312,6 +322,7 @@ def keep_set_aside_slice(waiter, a, eat, rules, state):
     joker: eats or places it, ``PLACE``; a real slice may open a ``SWAP``)."""
     view = state.seen
     kind = view.aside_kind[a]
+    begin_take(waiter, view)
     view.aside_left[a] = False
     view.unseen[kind] -= 1
     view.still_open[kind] -= 1
@@ -346,8 +357,8 @@ def swap_joker(seat, claim, rules, state):
 
 @jit_inline
 def place_joker(seat, kind, rules, state):
-    """``PLACE``: the joker is eaten (``kind`` -1, it scores its points) or put on one of
-    the seat's collected kinds, where it counts as one more slice."""
+    """``PLACE``: the joker is eaten (``kind`` -1, it scores its points) or put on a kind
+    it may go on (``strategies.may_place_joker``), where it counts as one more slice."""
     view, joker = state.seen, state.seen.joker
     state.pending[PENDING] = NOTHING
     if kind < 0:

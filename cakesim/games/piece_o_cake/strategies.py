@@ -311,9 +311,10 @@ def _next_slice(params, chances, seat, position, view, rules, scratch):
     kind = view.cake_kind[as_index(position)]
     decided[kind] += 1
     if kind == rules.joker_kind:
-        # Valued by its best use on the piles as they stand, whatever else the arc
-        # holds: so its gain, too, depends only on its kind (``_value_circle``).
-        gain, _ = joker_choice(params, chances, seat, view, rules, -1)
+        # Valued by its best use on the piles as they stand (all collected before the
+        # take), whatever else the arc holds: so its gain, too, depends only on its kind
+        # (``_value_circle``).
+        gain, _ = joker_choice(params, chances, seat, view, rules, -1, view.collected[seat])
         return gain, True
     gain, eat = slice_choice(params, chances, view.collected[seat, kind] + added[kind],
                              scratch.rivals[kind], view.still_open[kind] - decided[kind],
@@ -608,7 +609,7 @@ def choose_bonus(seats, seat, view, rules):
         kind = aside_kind[a]
         if kind == rules.joker_kind:
             gain, _ = joker_choice(seats.params[seat], seats.chances[seat], seat, view, rules,
-                                   -1)
+                                   -1, collected[seat])
             eat = True
         else:
             gain, eat = slice_choice(seats.params[seat], seats.chances[seat],
@@ -623,21 +624,32 @@ def choose_bonus(seats, seat, view, rules):
 # The joker: eat it or place it, and claim a swap.
 
 
+@jit_inline
+def may_place_joker(mine, earlier, rules):
+    """Whether the joker may go on a kind of which its holder has ``mine`` slices and had
+    ``earlier`` before the take that got it the joker (RULES.md s1): a kind it collects,
+    and one it had collected before that take ("már korábban gyűjtött": a kind first
+    collected in the same take does not count), unless the rule set's placement is
+    ``same_take``. With no such kind the joker must be eaten."""
+    return mine > 0 and (earlier > 0 or rules.joker_same_take)
+
+
 @jit_borrowing
-def joker_choice(params, chances, seat, view, rules, less_kind):
+def joker_choice(params, chances, seat, view, rules, less_kind, earlier):
     """The joker's best use to ``seat``: ``(gain, kind)``, kind -1 to eat it.
 
-    Eating gains its points (``eat_weight``) plus ``joker_eat_bias``; placing it on a
-    collected kind gains what one more slice there gains (``slice_choice``'s collect
+    Eating gains its points (``eat_weight``) plus ``joker_eat_bias``; placing it on a kind
+    it may go on (``may_place_joker``, with ``earlier[kind]`` the seat's slices of the kind
+    before its take) gains what one more slice there gains (``slice_choice``'s collect
     term). ``less_kind``: a kind whose pile counts one slice less (the slice a swap would
-    hand over), -1 for none. With nothing collected it must be eaten (RULES.md s1).
+    hand over), -1 for none. With no kind to go on it must be eaten (RULES.md s1).
     """
     collected, still_open = view.collected, view.still_open
     best_kind = -1
     best = params[EAT_WEIGHT] * rules.joker_points + params[JOKER_EAT_BIAS]
     for kind in range(rules.majority_value.shape[0]):
         mine = collected[seat, kind] - (1 if kind == less_kind else 0)
-        if mine <= 0 or kind == rules.joker_kind:
+        if kind == rules.joker_kind or not may_place_joker(mine, earlier[kind], rules):
             continue
         gain = collect_gain(params, chances, mine, best_opponent(collected, seat, kind),
                             still_open[kind], rules.majority_value[kind])
@@ -648,20 +660,22 @@ def joker_choice(params, chances, seat, view, rules, less_kind):
 
 @jit_borrowing
 def choose_joker(seats, seat, view, rules):
-    """The joker in hand: the collected kind to put it on, or -1 to eat it."""
-    collected = view.collected
+    """The joker in hand, its take over: the kind to put it on (one it may go on,
+    ``may_place_joker``), or -1 to eat it."""
+    collected, earlier = view.collected, view.before_take
     if seats.codes[seat, 0] == RANDOM:
         kinds = 0
         for kind in range(collected.shape[1]):
-            kinds += 1 if collected[seat, kind] > 0 else 0
+            kinds += 1 if may_place_joker(collected[seat, kind], earlier[kind], rules) else 0
         pick = below(view.stream, kinds + 1)
         for kind in range(collected.shape[1]):
-            if collected[seat, kind] > 0:
+            if may_place_joker(collected[seat, kind], earlier[kind], rules):
                 pick -= 1
                 if pick == 0:
                     return kind
         return -1
-    _, kind = joker_choice(seats.params[seat], seats.chances[seat], seat, view, rules, -1)
+    _, kind = joker_choice(seats.params[seat], seats.chances[seat], seat, view, rules, -1,
+                           earlier)
     return kind
 
 
@@ -679,11 +693,12 @@ def choose_swap(seats, seat, cream, eaten, view, rules):
     kind = view.joker[JOKER_KIND]
     if eaten:
         kept = params[EAT_WEIGHT] * cream
-        joker_gain, _ = joker_choice(params, chances, seat, view, rules, -1)
+        joker_gain, _ = joker_choice(params, chances, seat, view, rules, -1, view.before_take)
     else:
         # The slice's worth on the pile: what it added on top of the slices below it.
         kept = collect_gain(params, chances, view.collected[seat, kind] - 1,
                             best_opponent(view.collected, seat, kind), view.still_open[kind],
                             rules.majority_value[kind])
-        joker_gain, _ = joker_choice(params, chances, seat, view, rules, kind)
+        joker_gain, _ = joker_choice(params, chances, seat, view, rules, kind,
+                                     view.before_take)
     return joker_gain - kept > params[SWAP_THRESHOLD]

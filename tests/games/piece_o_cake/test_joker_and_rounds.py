@@ -1,6 +1,7 @@
 """The joker slice and multi-round play (RULES.md s1): worked examples and invariants."""
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -17,6 +18,8 @@ from cakesim.kits.seating import play_seated
 from tests.games.piece_o_cake.conftest import GAME
 
 RULES = load_rules()
+SAME_TAKE = replace(RULES, joker_placement="same_take")
+"""The older reading: the joker may go on a kind first collected in the take that got it."""
 KIND = {name: i for i, name in enumerate(RULES.kinds)}
 JOKER = len(RULES.kinds)
 PLACER = Strategy("placer", "greedy", "balanced", (("deny_weight", 1.0),
@@ -32,9 +35,10 @@ def piece(name: str) -> Slice:
     return Slice(KIND[name], {"plum": 1, "apricot": 1, "cherry": 1, "chocolate": 3}.get(name, 2))
 
 
-def game_of(strategy: Strategy, players: int = 3, variant: str = "joker") -> Game:
+def game_of(strategy: Strategy, players: int = 3, variant: str = "joker",
+            rules=RULES) -> Game:
     """A game whose cakes are all plum, so that a test lays out the cakes it needs."""
-    table = RULES.for_table(players, variant)
+    table = rules.for_table(players, variant)
     deal = Deal([[piece("plum")] * 11 for _ in range(5)], [piece("kiwi")] * 3)
     return Game(table, deal, [strategy] * players, np.zeros(2, dtype=np.uint64))
 
@@ -82,12 +86,42 @@ def test_a_placed_joker_counts_one_more_slice_of_its_kind():
     game = game_of(PLACER)
     for _ in range(3):
         game.players[0].collect(piece("kiwi"))
-    take(game, 1, [piece("kiwi"), piece("kiwi"), Slice(JOKER, 2)])
+    game.players[1].collect(piece("kiwi"))
+    take(game, 1, [piece("kiwi"), Slice(JOKER, 2)])
     assert game.players[1].collected_count(KIND["kiwi"]) == 3
     # 3 against 3: a tied majority scores in full for both.
     majority = game.score().majority
     assert majority[0] == majority[1] == 8
     assert game.joker_place() == (3, 1, KIND["kiwi"])
+
+
+def test_the_joker_goes_on_a_kind_collected_before_the_take_by_default():
+    # Seat 1 takes two kiwi and the joker, with no kiwi before: "már korábban gyűjtött"
+    # (RULES.md s1) rules the kiwi out, and with nothing else collected the joker must be
+    # eaten. The older reading (placement "same_take") lets it go on the new kiwi pile.
+    portion = [piece("kiwi"), piece("kiwi"), Slice(JOKER, 2)]
+    places = {}
+    for name, rules in (("earlier", RULES), ("same_take", SAME_TAKE)):
+        game = game_of(PLACER, rules=rules)
+        take(game, 1, portion)
+        places[name] = game.joker_place()
+        assert game.may_place_joker(1, KIND["kiwi"]) == (name == "same_take")
+    assert places == {"earlier": (4, 1, -1), "same_take": (3, 1, KIND["kiwi"])}
+
+
+def test_with_an_earlier_kind_the_joker_is_put_there_instead():
+    # As above, but seat 1 collected a plum before and seat 0 holds three kiwi: the new
+    # kiwi pile would tie them (worth more to this player than a second plum), yet by
+    # default only the plum pile is open to the joker.
+    places = {}
+    for name, rules in (("earlier", RULES), ("same_take", SAME_TAKE)):
+        game = game_of(PLACER, rules=rules)
+        for _ in range(3):
+            game.players[0].collect(piece("kiwi"))
+        game.players[1].collect(piece("plum"))
+        take(game, 1, [piece("kiwi"), Slice(JOKER, 2), piece("kiwi")])
+        places[name] = game.joker_place()
+    assert places == {"earlier": (3, 1, KIND["plum"]), "same_take": (3, 1, KIND["kiwi"])}
 
 
 def test_a_real_slice_of_the_jokers_kind_may_be_swapped_for_it():
@@ -104,6 +138,22 @@ def test_a_real_slice_of_the_jokers_kind_may_be_swapped_for_it():
     assert taker.collected_count(KIND["kiwi"]) == 0
     assert game.joker_place()[:2] == (3, 2)
     assert [m.action for m in game.log] == ["take", "swap", "joker"]
+
+
+def test_after_a_swap_too_the_joker_goes_only_on_a_kind_collected_before_the_take():
+    # Seat 2 takes a kiwi (the joker stands on seat 0's kiwi) and a cherry, its first:
+    # it claims the swap whatever the joker is then worth, and by default may only eat it.
+    claimer = Strategy("claimer", "greedy", "balanced", (("joker_eat_bias", -50.0),
+                                                         ("swap_threshold", -1000.0)))
+    places = {}
+    for name, rules in (("earlier", RULES), ("same_take", SAME_TAKE)):
+        game = game_of(claimer, rules=rules)
+        game.players[0].collect(piece("kiwi"))
+        game.players[0].collected[KIND["kiwi"]].append(Slice(JOKER, 2))
+        take(game, 2, [piece("kiwi"), piece("cherry")])
+        assert [m.action for m in game.log] == ["take", "swap", "joker"]
+        places[name] = game.joker_place()
+    assert places == {"earlier": (4, 2, -1), "same_take": (3, 2, KIND["cherry"])}
 
 
 def test_no_swap_for_another_kind_for_the_holder_or_for_a_player_who_declines_it():
@@ -183,6 +233,15 @@ def test_a_score_file_refuses_an_impossible_joker(tmp_path, position, message):
 class Audited(Game):
     """The reference engine, checking the joker's invariants after every logged move."""
 
+    # Before each take, the taking seat's pile counts by kind (``piles_before``).
+    def take_portion(self, number, seat, cake, index, eat_mask):
+        self.piles_before = {k: len(pile) for k, pile in self.players[seat].collected.items()}
+        super().take_portion(number, seat, cake, index, eat_mask)
+
+    def keep_set_aside_slice(self, number, waiter):
+        self.piles_before = {k: len(pile) for k, pile in self.players[waiter].collected.items()}
+        super().keep_set_aside_slice(number, waiter)
+
     def _log(self, number, seat, action, **details):
         super()._log(number, seat, action, **details)
         self.audit(number, self.log[-1])
@@ -220,6 +279,11 @@ class Audited(Game):
             assert given.kind == move.kind != joker and any(s is given for s, _ in took.slices)
             assert any(s is given for s in self.players[move.other].collected[move.kind])
             assert self.hand is not None and self.hand[0] == move.seat != move.other
+        if move.action == "joker" and move.kind >= 0:
+            # Placed on a kind collected before the take (by default; RULES.md s1), or
+            # under the older reading on any kind the seat collects.
+            assert self.rules.rules.joker_placement == "same_take" \
+                or self.piles_before.get(move.kind, 0) > 0
 
 
 STRATEGIES = [GAME.named_strategy("random"), GAME.named_strategy("greedy-balanced"),
@@ -229,10 +293,12 @@ variants = st.sampled_from([v for v in VARIANTS if v != "base"])
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(2, 5), variants, st.lists(st.sampled_from(STRATEGIES), min_size=5,
-                                             max_size=5), st.integers(0, 2**32))
-def test_every_move_keeps_slices_and_the_joker_in_one_place(players, variant, chosen, seed):
+                                             max_size=5), st.integers(0, 2**32),
+       st.sampled_from([RULES, SAME_TAKE]))
+def test_every_move_keeps_slices_and_the_joker_in_one_place(players, variant, chosen, seed,
+                                                            rules):
     assume(GAME.has_variant(RULES, players, variant))
-    table = RULES.for_table(players, variant)
+    table = rules.for_table(players, variant)
     result = play_seated(Audited, deal_game, table, chosen[:players], seed, 0, False)
     # Score = majority + cream with the joker counted once: from the end positions.
     assert result.total == [m + c for m, c in zip(result.majority, result.cream, strict=True)]

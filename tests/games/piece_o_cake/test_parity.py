@@ -1,13 +1,15 @@
 """The Numba kernel and the reference engine play the same games, game for game.
 
 Every setting at a few games is the conformance suite's (``tests/conformance``); here are
-the game's own tables (mixed seats, the joker's players, tied majorities) and, in ``make
-parity``, every setting at length."""
+the game's own tables (mixed seats, the joker's players under both of its placements, tied
+majorities) and, in ``make parity``, every setting at length."""
 
 import itertools
+from dataclasses import replace
 
 import pytest
 
+from cakesim.games.piece_o_cake.rules import JOKER_PLACEMENTS
 from tests.conformance.conftest import assert_parity
 from tests.games.piece_o_cake.conftest import GAME, RULES, STRATEGY_NAMES, table_of
 from tests.games.piece_o_cake.test_joker_and_rounds import EATER, PLACER
@@ -32,20 +34,45 @@ JOKER_SETTINGS = [(p, v, s) for p in (2, 3, 4, 5)
                   for s in STRATEGY_NAMES]
 
 
+SAME_TAKE = replace(RULES, joker_placement="same_take")
+"""The older reading of where the joker may go: on a kind first collected in the same take."""
+JOKER_GAMES = {"search": 10, "search-deep": 3, "greedy": 40}
+
+
 @pytest.mark.parametrize(("players", "variant", "strategy"), JOKER_SETTINGS)
 def test_kernel_matches_reference_with_the_joker_and_rounds(players, variant, strategy):
     assert_parity(table_of(players, variant, (strategy,)), seed=12, first=500,
-                  games={"search": 10, "search-deep": 3, "greedy": 40}.get(strategy, 100))
+                  games=JOKER_GAMES.get(strategy, 100))
 
 
+@pytest.mark.parametrize("strategy", STRATEGY_NAMES)
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_swapping_and_placing_players_at_mixed_tables(players):
+def test_kernel_matches_reference_with_the_older_joker_placement(players, strategy):
+    assert_parity(table_of(players, "joker", (strategy,), rules=SAME_TAKE), seed=12,
+                  first=500, games=JOKER_GAMES.get(strategy, 100))
+
+
+@pytest.mark.parametrize("placement", JOKER_PLACEMENTS)
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_swapping_and_placing_players_at_mixed_tables(players, placement):
     seats = [PLACER, GAME.named_strategy("random"), EATER] * 2
     variant = "joker-compensation-3-rounds" if RULES.has_compensation(players) else "joker-3-rounds"
-    table = GAME.table(RULES, players, seats[:players], variant, duplicate=True)
+    rules = replace(RULES, joker_placement=placement)
+    table = GAME.table(rules, players, seats[:players], variant, duplicate=True)
     chunk = GAME.play_chunk(table, 4, 0, 40 * players)
     assert chunk.game["swaps"].sum() > 0 and chunk.game["joker_placed"].sum() > 0
     assert_parity(table, seed=4, first=0, games=40 * players)
+
+
+def test_the_kernel_plays_the_placement_the_rule_set_names():
+    # The player who places the joker whenever it may, on the same deals: the older
+    # reading opens kinds first collected in the same take to it, so it places more.
+    placed = {}
+    for rules in (RULES, SAME_TAKE):
+        table = GAME.table(rules, 4, [PLACER] * 4, "joker")
+        placed[rules.joker_placement] = GAME.play_chunk(table, 4, 0, 400).game[
+            "joker_placed"].sum()
+    assert placed["same_take"] > placed["earlier"] > 0
 
 
 def test_tied_majorities_scoring_nothing():
@@ -62,4 +89,12 @@ LONG_RUN = {"greedy": 300, "search": 1000, "search-deep": 300}
 @pytest.mark.parametrize(("players", "variant", "strategy"), SETTINGS + JOKER_SETTINGS)
 def test_kernel_matches_reference_at_length(players, variant, strategy):
     assert_parity(table_of(players, variant, (strategy,)), seed=2026, first=0,
+                  games=LONG_RUN.get(strategy, 5000))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("players", "variant", "strategy"), JOKER_SETTINGS)
+def test_kernel_matches_reference_at_length_with_the_older_joker_placement(players, variant,
+                                                                           strategy):
+    assert_parity(table_of(players, variant, (strategy,), rules=SAME_TAKE), seed=2026, first=0,
                   games=LONG_RUN.get(strategy, 5000))

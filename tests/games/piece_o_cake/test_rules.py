@@ -38,6 +38,8 @@ def _published() -> dict:
     (lambda d: d["joker"].update(eat_points=-2), "joker.eat_points"),
     (lambda d: d["joker"].update(included="yes"), "joker.included"),
     (lambda d: d["joker"].update(colour="gold"), "joker.colour"),
+    (lambda d: d["joker"].update(placement="later"), "joker.placement"),
+    (lambda d: d["joker"].update(placement=True), "joker.placement"),
     (lambda d: d["kinds"][0].update(majority_value=1000, cream=[100] * 200), "kinds"),
 ])
 def test_bad_rule_sets_name_the_key(change, key):
@@ -46,6 +48,22 @@ def test_bad_rule_sets_name_the_key(change, key):
     with pytest.raises(InputError) as error:
         parse_rules(data, "my_rules.toml")
     assert error.value.key == key and "my_rules.toml" in str(error.value)
+
+
+def test_a_bad_joker_placement_names_the_allowed_values():
+    data = _published()
+    data["joker"]["placement"] = "same-take"
+    with pytest.raises(InputError, match="allowed values: 'earlier', 'same_take'"):
+        parse_rules(data, "my_rules.toml")
+
+
+def test_the_joker_goes_on_an_earlier_kind_unless_the_file_says_same_take():
+    # RULES.md s1: "már korábban gyűjtött", a kind collected before this take (default).
+    assert load_rules().joker_placement == "earlier"
+    assert not load_rules().for_table(3, "joker").arrays["joker_same_take"]
+    data = _published()
+    data["joker"]["placement"] = "same_take"
+    assert parse_rules(data, "mine.toml").for_table(3, "joker").arrays["joker_same_take"]
 
 
 def test_no_compensation_for_five_players():

@@ -1,12 +1,17 @@
 """The search player: replayable, blind to the hidden order, always legal, finds a win."""
 
+from dataclasses import replace
+
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cakesim.engine.seeding import DECISION_STREAM, reset_stream
 from cakesim.games.piece_o_cake import kernel, search, steps, strategies
 from cakesim.games.piece_o_cake.game import _cut_masks
+from cakesim.games.piece_o_cake.rules import JOKER_PLACEMENTS
+from cakesim.kits.bandit import INDEX, KIND
 from cakesim.kits.search import search_decision
 from tests.conformance.conftest import assert_parity
 from tests.games.piece_o_cake.conftest import GAME, RULES, reference_result
@@ -56,9 +61,47 @@ def test_search_plays_only_legal_moves(players, seed, iterations, exploration, w
         GAME.result_metrics(table, result)
 
 
-def _table_arrays(players, player):
+@pytest.mark.parametrize("placement", JOKER_PLACEMENTS)
+def test_search_places_the_joker_only_where_it_may_go(placement):
+    # The search player, told to place the joker wherever it may (so that it does), plays
+    # only moves the reference engine accepts, and the same games as the kernel.
+    rules = replace(RULES, joker_placement=placement)
+    player = searcher(3, 8.0, joker_eat_bias=-50.0, swap_threshold=-50.0)
+    table = GAME.table(rules, 3, [player] * 3, "joker-compensation", duplicate=True)
+    chunk = GAME.play_chunk(table, 6, 0, 6)
+    assert chunk.game["joker_placed"].sum() > 0
+    assert_parity(table, seed=6, first=0, games=6)
+
+
+def test_the_search_offers_the_joker_only_the_kinds_it_may_go_on():
+    # Seat 1 holds the joker after a take that got it its first two kiwi; it had one plum
+    # before. By default the kiwi is no candidate; the older reading offers it too.
+    kinds = list(RULES.kinds)
+    plum, kiwi = kinds.index("plum"), kinds.index("kiwi")
+    offered = {}
+    for placement in JOKER_PLACEMENTS:
+        rules, seats, state, scratch, space = _table_arrays(
+            3, searcher(3), replace(RULES, joker_placement=placement), "joker")
+        kernel.deal_order(np.uint64(9), 0, 1, state.deal_stream, state.order)
+        steps.start_game(rules, state)
+        view = state.seen
+        view.collected[:] = 0
+        view.collected[1, plum], view.collected[1, kiwi] = 1, 2
+        view.before_take[:] = 0
+        view.before_take[plum] = 1
+        view.joker[:] = [strategies.JOKER_HAND, 1, -1]
+        state.pending[:] = [steps.PLACE, 1, 0, 0]
+        seat, *_ = search.prepare(rules, seats, state, space)
+        count, _ = search.candidates(rules, seat, state, scratch, space)
+        moves = space.bandit.move[:count]
+        assert seat == 1 and set(moves[:, KIND]) == {search.JOKER}
+        offered[placement] = sorted(moves[:, INDEX].tolist())
+    assert offered == {"earlier": [-1, plum], "same_take": [-1, plum, kiwi]}
+
+
+def _table_arrays(players, player, rules=RULES, variant="base"):
     """The kernel's rule data, strategies (``player`` at every seat) and work space."""
-    table = GAME.table(RULES, players, [player] * players)
+    table = GAME.table(rules, players, [player] * players, variant)
     arrays = table.rules.arrays
     rules = kernel.rule_data(arrays, _cut_masks(arrays["slices_per_cake"],
                                                 arrays["portion_limit"]))
