@@ -156,7 +156,9 @@ def _variant_sentences(summary: dict, tables: list[dict], role: str) -> list[str
         base, changed = by_label[c["base"]], by_label[c["table"]]
         paired.add(c["table"])
         d = c["first_seat_win_share_difference"]
-        variants.setdefault(c["variant"], []).append(
+        name = (c["variant"] if c.get("against", summary["base_variant"])
+                == summary["base_variant"] else f"{c['variant']} (against {c['against']} alone)")
+        variants.setdefault(name, []).append(
             f"at {_count(changed)} from {100 * base['seats'][0]['win_share']['value']:.1f} to "
             f"{100 * changed['seats'][0]['win_share']['value']:.1f} % ({pp(d)}: "
             f"{_effect(base, changed, d, summary['margin'])})")
@@ -209,7 +211,7 @@ def seat_bias(summary: dict) -> Answer:
                        f"{pp(_gap(t['seats'][0]))}" for t in head)
     line = (f"{role.capitalize()} against fair, {_strategies(head[0])}: {firsts}. {worst}")
     changes = {c["table"]: points(c["first_seat_win_share_difference"])
-               for c in summary["comparisons"]}
+               for c in summary["comparisons"] if c.get("against", base) == base}
     rows = []
     for t in tables:
         first = t["seats"][0]
@@ -258,7 +260,8 @@ def _variant_changes(summary: dict) -> list[str]:
     bakers = {t["label"]: _strategies(t) for t in summary["tables"]}
     changes: dict[tuple[str, str], list[dict]] = {}
     for c in summary["comparisons"]:
-        changes.setdefault((c["variant"], bakers.get(c["table"], "")), []).append(c)
+        if c.get("against", summary["base_variant"]) == summary["base_variant"]:
+            changes.setdefault((c["variant"], bakers.get(c["table"], "")), []).append(c)
     found = []
     for (variant, who), group in changes.items():
         values = [100 * c["win_rate_difference"]["value"] for c in group]

@@ -56,6 +56,7 @@ def summarise(experiment, runs) -> dict:
             "label": t.label, "players": t.players, "variant": t.variant,
             "options": dict(t.options),
             "duplicate": t.duplicate, "games": run.totals.games, "deals": run.totals.deals,
+            "deal_block": t.deal_block,
             "control": t.label in experiment.controls, "headline": t.label in headline_labels,
             "strategies": [{"name": s.name, "description": s.describe(),
                             "resolved": resolved_strategy(s)}
@@ -92,7 +93,9 @@ def summarise(experiment, runs) -> dict:
 
 
 def _comparisons(game: Game, runs) -> list[dict]:
-    """Every variant against the base variant's table with the same everything else.
+    """Every variant against the base variant's table with the same everything else, and
+    a combined variant (its name joins others with ``-``, e.g. ``joker-compensation``)
+    also against each part the experiment plays, so that the part's own effect shows.
 
     The base variant is the game's first; tables compare when their players, strategies,
     deal mode and the table options both have (e.g. a level) agree.
@@ -100,22 +103,28 @@ def _comparisons(game: Game, runs) -> list[dict]:
     base_variant = game.variants[0]
     found = []
     for run in runs:
-        if run.table.variant == base_variant:
+        t = run.table
+        if t.variant == base_variant:
             continue
-        for base in runs:
-            t, b = run.table, base.table
-            if (b.variant == base_variant and b.players == t.players
-                    and b.strategies == t.strategies and b.duplicate == t.duplicate
-                    and _same_apart_from_variant(b, t)):
-                entry = {"players": t.players, "variant": t.variant, "base": b.label,
-                         "table": t.label}
-                if game.result_kind is ResultKind.TEAM:
-                    entry["win_rate_difference"] = compare_game_metric(base, run, "won")
-                else:
-                    entry["first_seat_win_share_difference"] = compare_first_seat(base, run)
-                found.append(entry)
-                break
+        parts = [v for v in game.variants if v != t.variant and v in t.variant.split("-")]
+        for against in (base_variant, *parts):
+            base = next((r for r in runs if _comparable(r.table, t, against)), None)
+            if base is None:
+                continue
+            entry = {"players": t.players, "variant": t.variant, "against": against,
+                     "base": base.table.label, "table": t.label}
+            if game.result_kind is ResultKind.TEAM:
+                entry["win_rate_difference"] = compare_game_metric(base, run, "won")
+            else:
+                entry["first_seat_win_share_difference"] = compare_first_seat(base, run)
+            found.append(entry)
     return found
+
+
+def _comparable(b, t, variant: str) -> bool:
+    """Whether table ``b`` plays ``variant`` with everything else as table ``t`` does."""
+    return (b.variant == variant and b.players == t.players and b.strategies == t.strategies
+            and b.duplicate == t.duplicate and _same_apart_from_variant(b, t))
 
 
 def _same_apart_from_variant(a, b) -> bool:
@@ -297,7 +306,7 @@ def _competitive(summary: dict, plot: str) -> list[str]:
     lines += [f"![seat win share]({plot})", ""]
     for t in summary["tables"]:
         lines += [f"## {t['label']}", "",
-                  f"{t['games']:,} games ({t['deals']:,} deals"
+                  f"{t['games']:,} games ({_deals(t)}"
                   f"{', every deal played once per seat rotation' if t['duplicate'] else ''}). "
                   + "; ".join(f"`{s['name']}`: {s['description']}" for s in t["strategies"]),
                   ""]
@@ -314,7 +323,8 @@ def _competitive(summary: dict, plot: str) -> list[str]:
         if "players_by_strategy" in t:
             lines += ["", "| player | strategy | win share [95 % CI] | mean score |",
                       "|---|---|---|---|"]
-            lines += [f"| {p['player']} | {p['strategy']} | {percent(p['win_share'])} | "
+            # Players are numbered from 1, as seats are and as [contrasts] player counts.
+            lines += [f"| {p['player'] + 1} | {p['strategy']} | {percent(p['win_share'])} | "
                       f"{plus_minus(p['mean_total'])} |" for p in t["players_by_strategy"]]
         per_game = ", ".join(f"{k.replace('_', ' ')} {plus_minus(v)}"
                              for k, v in t["per_game"].items())
@@ -373,3 +383,13 @@ def write_index(root: Path) -> Path:
         write_html(page)
     write_index_html(root)
     return index
+
+
+def _deals(table: dict) -> str:
+    """``8,000 deals``, or ``8,000 deals in 500 blocks of 16`` when deals share a block's
+    luck (the blocks are then the independent units behind every interval)."""
+    block = table.get("deal_block", 1)
+    if block == 1:
+        return f"{table['deals']:,} deals"
+    return (f"{table['deals'] * block:,} deals in {table['deals']:,} blocks of {block} that "
+            "share their luck, the blocks the units of every interval")
