@@ -29,10 +29,11 @@ from cakesim.reports.answer import WORDS, Answer
 from cakesim.reports.summaries import (
     difference,
     first_seat_share,
+    player_summary,
     seat_verdict,
     verdict_family,
 )
-from cakesim.reports.text import points, points_plus_minus
+from cakesim.reports.text import percent, points, points_plus_minus
 from cakesim.stats.intervals import Estimate, mean_of
 
 __all__ = ["SUPPLEMENT", "SkillQuestion", "analyse", "answer", "headline", "markdown", "numbers",
@@ -57,7 +58,10 @@ def analyse(experiment, runs, question: SkillQuestion, n_jobs: int = -1) -> dict
                  for strength, label, slot in setting.mixed}
         mixed = [{"strength": strength, "table": label, "player": slot + 1,
                   "games": by_label[label].totals.games, "deals": by_label[label].totals.deals,
-                  "gain": mean_of(gains[strength]).as_dict()}
+                  "gain": mean_of(gains[strength]).as_dict(),
+                  # The lone player's own share: a first seat worth little to a player
+                  # who wins every game (or none) says nothing of its strength.
+                  "share": player_summary(by_label[label])[slot]["win_share"]}
                  for strength, label, slot in setting.mixed]
         for row in (*rows, *mixed):
             row["shared"] = row["table"] not in experiment.section_tables
@@ -74,7 +78,8 @@ def analyse(experiment, runs, question: SkillQuestion, n_jobs: int = -1) -> dict
             "holds": status == "holds", "depends": status == "depends",
             "words": holds_sentence(seat, setting.name, verdicts),
             "mixed_words": (mixed_sentence(question.reference, [
-                (m["strength"], m["gain"]) for m in mixed], spread) if mixed else "")})
+                (m["strength"], m["gain"], m["share"]) for m in mixed], spread)
+                if mixed else "")})
     return {"strengths": list(question.strengths), "reference": question.reference,
             "mixed": question.mixed, "settings": found}
 
@@ -138,13 +143,16 @@ def holds_sentence(seat: str, where: str, verdicts: list[tuple[str, dict]]) -> s
     return f"The {seat} is {WORDS[next(iter(words))]} at {where} for {tested} ({span})."
 
 
-def mixed_sentence(reference: str, gains: list[tuple[str, dict]],
+def mixed_sentence(reference: str, gains: list[tuple[str, dict, dict]],
                    spread: dict | None) -> str:
-    """The first-seat gain of one player alone among ``reference`` players, per strength
-    (weakest first), and whether the strongest gains more than the weakest (``spread``:
-    their difference)."""
-    text = (f"Alone among {reference} players, the first seat is worth "
-            + "; ".join(f"{points(gain)} to {strength}" for strength, gain in gains) + ".")
+    """One player alone among ``reference`` players, per strength (weakest first): its
+    win share and what the first seat is worth to it, and whether the strongest gains
+    more from the first seat than the weakest (``spread``: their difference)."""
+    parts = [f"{strength} never wins, so no seat is worth anything to it"
+             if share["value"] == 0 else
+             f"{strength} wins {percent(share)}, its first seat worth {points(gain)}"
+             for strength, gain, share in gains]
+    text = f"Alone among {reference} players: " + "; ".join(parts) + "."
     if spread is None:
         return text
     strong, weak = gains[-1][0], gains[0][0]

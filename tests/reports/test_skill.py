@@ -67,13 +67,21 @@ def test_the_headline_names_where_the_verdict_depends_holds_or_is_not_settled():
     (_gap(0.005), "no detectable difference"),
 ])
 def test_whether_a_stronger_player_gains_more_in_words(spread, words):
-    gains = [("random", _gap(0.0)), ("greedy", _gap(0.012, 0.02))]
+    gains = [("random", _gap(0.0), _gap(0.05)), ("greedy", _gap(0.012, 0.02), _gap(0.2))]
     text = skill.mixed_sentence("tuned", gains, spread | {"method": "paired by deal"})
-    assert text.startswith("Alone among tuned players, the first seat is worth +0.0 pp "
-                           "[-1.0, +1.0] to random; +1.2 pp [-0.8, +3.2] to greedy. greedy "
+    assert text.startswith("Alone among tuned players: random wins 5.0 % [4.0, 6.0], its "
+                           "first seat worth +0.0 pp [-1.0, +1.0]; greedy wins 20.0 % "
+                           "[19.0, 21.0], its first seat worth +1.2 pp [-0.8, +3.2]. greedy "
                            "minus random: ")
     assert text.endswith(f"(paired by deal): {words}.")
-    assert skill.mixed_sentence("tuned", gains[1:], None).endswith("to greedy.")
+    assert skill.mixed_sentence("tuned", gains[1:], None).endswith("worth +1.2 pp [-0.8, +3.2].")
+
+
+def test_a_lone_player_that_never_wins_is_said_to_never_win():
+    never = {"value": 0.0, "low": 0.0, "high": 0.001}
+    text = skill.mixed_sentence("tuned", [("random", _gap(0.0, 0.0), never)], None)
+    assert text == ("Alone among tuned players: random never wins, so no seat is worth "
+                    "anything to it.")
 
 
 EXPERIMENT = """
