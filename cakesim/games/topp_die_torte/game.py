@@ -15,6 +15,7 @@ from cakesim.games.topp_die_torte.rules import (
     END_CUBES,
     EXCHANGE_RULES,
     MISFIT_CUBES,
+    MISS_BEYOND,
     NESTED,
     ORDERS,
     TILE_BLOCK,
@@ -45,7 +46,7 @@ class ToppDieTorte(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks
     """Files an experiment may name: the rule set, and a tile list replacing the one it names."""
     rule_overrides: ClassVar[dict[str, tuple[str, ...]]] = {
         "order": ORDERS, "exchange_rule": EXCHANGE_RULES, "misfit_cubes": MISFIT_CUBES,
-        "end_cubes": END_CUBES}
+        "end_cubes": END_CUBES, "miss_beyond": MISS_BEYOND}
     round_name = ("layer", "layers")
     default_players = 4
     default_strategy = "greedy"

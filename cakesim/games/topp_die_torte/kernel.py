@@ -47,6 +47,7 @@ from cakesim.games.topp_die_torte.strategies import (
     choose_target,
     choose_tile,
     connects,
+    landing,
     next_cube,
 )
 from cakesim.kits.seating import seat_of_deal
@@ -104,6 +105,9 @@ class RuleData(NamedTuple):
     min_overlap: int
     exchange: int
     star_points: int
+    # bool: an aim that misses beyond the outermost offset lands on it (else beyond it,
+    # where the layer connects nothing).
+    miss_edge: bool
     # bools: exchange jar in play; voluntary exchange; a cube that fits no blue jar waits
     # until the layer's other cubes are placed; the golden symbols bring golden cubes (else
     # cubes of any colour); gold rolls the die; the first placer rotates; golden symbols
@@ -234,7 +238,8 @@ def rule_data(arrays: dict) -> RuleData:
         die_kind=arrays["die_kind"], die_amount=arrays["die_amount"],
         rounds=arrays["rounds"], face_up=arrays["face_up"],
         max_offset=arrays["max_offset"], min_overlap=arrays["min_overlap"],
-        exchange=arrays["exchange"], star_points=arrays["star_points"],
+        miss_edge=arrays["miss_edge"], exchange=arrays["exchange"],
+        star_points=arrays["star_points"],
         exchange_jar=arrays["exchange_jar"], voluntary=arrays["voluntary"],
         misfits_last=arrays["misfits_last"], end_golden=arrays["end_golden"],
         die=arrays["die"], rotate=arrays["rotate"],
@@ -357,8 +362,9 @@ def choose_tiles(rules, seats, rotation, state):
 @jit_inline
 def aim(rules, seats, rotation, seat, round_index, tile, state):
     """The offset the layer lands at: the player aims by eye (``choose_target``) and
-    misses by its aim error (``strategies.aim_error``), clamped to the allowed offsets.
-    Returns ``(target, offset)``."""
+    misses by its aim error (``strategies.aim_error``); with ``miss_edge`` a miss beyond
+    the allowed offsets lands on the outermost one (``strategies.landing``), else beyond
+    it. Returns ``(target, offset)``."""
     players = state.held.shape[0]
     player = (seat - rotation) % players
     target = choose_target(seats.codes[player, AIM], seats.params[player],
@@ -366,18 +372,18 @@ def aim(rules, seats, rotation, seat, round_index, tile, state):
                            state.jar_mask[seat], state.jar_count[seat], state.worth,
                            state.values, state.decision_stream)
     error = aim_error(seats.aim[player], state.aim_draws[seat, round_index])
-    return target, min(max(target + error, -rules.max_offset), rules.max_offset)
+    return target, landing(rules, target + error)
 
 
 @jit_inline
 def place_layer(rules, seat, tile, offset, g, state, results):
     """Lay ``tile`` on the cake at ``offset``; for every connected stripe with sugar
     symbols take that many cubes of its colour from the supply into hand (what the supply
-    lacks is lost)."""
+    lacks is lost). A layer beyond the outermost offset connects nothing."""
     below_tile = state.top[seat]
     connected = 0
     for c in range(COLOURS):
-        if connects(rules, below_tile, tile, c, offset):
+        if abs(offset) <= rules.max_offset and connects(rules, below_tile, tile, c, offset):
             connected += 1
             wanted = rules.tile_sugar[tile, c]
             taken = min(wanted, state.supply[c])

@@ -56,6 +56,7 @@ choose_jar = plain_python(strategies.choose_jar)
 choose_colour = plain_python(strategies.choose_colour)
 next_cube = plain_python(strategies.next_cube)
 aim_error = plain_python(strategies.aim_error)
+landing = plain_python(strategies.landing)
 
 ANY_COLOUR = -2
 """A cube of any colour owed (die, exchange) before its colour is chosen, in the log."""
@@ -350,7 +351,8 @@ class Game:
 
     def aim(self, seat: int, tile: int) -> tuple[int, int]:
         """By eye (s4; docs "Aim by eye"): the player aims at an offset and misses by its aim
-        error (this round's draw), the landing clamped to the allowed offsets. Returns
+        error (this round's draw). A miss beyond the allowed offsets lands on the outermost
+        one (``miss_beyond = "edge"``) or beyond it (``"nothing"``). Returns
         ``(target, offset)``."""
         player = self.players[seat]
         reach = self.r.max_offset
@@ -361,7 +363,7 @@ class Game:
                                    self.decision_stream))
         assert -reach <= target <= reach, "a player aims at an allowed offset"
         error = int(aim_error(self.aim_tables[seat], self.deal.aim_draws[seat][self.round]))
-        return target, min(max(target + error, -reach), reach)
+        return target, int(landing(self.rule_data, target + error))
 
     def stripe_overlap(self, below_tile: int, tile: int, colour: int, offset: int) -> int:
         """Slots where ``tile``'s stripe of ``colour``, laid ``offset`` slots along, lies over
@@ -374,12 +376,16 @@ class Game:
         """Lay ``tile`` on the cake (s4 "Round"): a stripe connects when the same colour
         continues in the layer below over at least ``min_overlap`` slots; each connected
         stripe's sugar symbols bring that many cubes of its colour from the supply into
-        hand (what the supply lacks is lost: a shortfall). Returns the connected colours."""
+        hand (what the supply lacks is lost: a shortfall). A layer that landed beyond the
+        outermost offset (``miss_beyond = "nothing"``) connects nothing: it lies on the
+        cake, and the next layer on it. Returns the connected colours."""
         player = self.players[seat]
         below_tile = player.cake.top
+        beyond = abs(offset) > self.r.max_offset
         connected, taken, short = [], [], []
         for colour in range(len(self.r.colours)):
-            if self.stripe_overlap(below_tile, tile, colour, offset) < self.r.min_overlap:
+            if beyond or (self.stripe_overlap(below_tile, tile, colour, offset)
+                          < self.r.min_overlap):
                 continue
             connected.append(colour)
             wanted = self._sugar(tile, colour)

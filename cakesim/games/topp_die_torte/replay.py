@@ -77,6 +77,8 @@ def describe_move(rules: RuleSet, move: Move) -> str:
     moves it brings about follow it, indented)."""
     if move.action == "lay":
         missed = "" if move.offset == move.target else " (missed)"
+        if abs(move.offset) > rules.max_offset:
+            missed = " (missed, beyond the outermost offset)"
         connected = ", ".join(rules.colours[c] for c in move.connected) or "no stripe"
         taken = ", ".join(f"{n} {rules.colours[c]}" for c, n in move.taken) or "nothing"
         return (f"{seat_name(move.seat)} lays {rules.tile_ids[move.tile]} "

@@ -42,6 +42,10 @@ FACE_KINDS = ("cube", "golden", "star", "bronze", "silver", "gold", "blank")
 or nothing. A face is ``kind:amount``; the kernel reads the kind's index here."""
 CUBE, GOLDEN, STAR, BRONZE, SILVER, GOLD_CHIP, BLANK = range(len(FACE_KINDS))
 ORDERS = ("fixed", "rotate")
+MISS_BEYOND = ("edge", "nothing")
+"""Where an aim that misses beyond the outermost offset lands: on the outermost offset,
+connecting as a layer placed there would (cakesim's first model), or beyond it, where no
+stripe of the layer connects (the other reading)."""
 EXCHANGE_RULES = ("leftover", "voluntary")
 MISFIT_CUBES = ("last", "first")
 """When a layer's cube that fits no blue jar goes to the exchange jar: once every other cube
@@ -91,6 +95,7 @@ class RuleSet:
     min_overlap: int
     order: str
     golden_needs_connection: bool
+    miss_beyond: str
     supply: tuple[int, ...]
     golden: int
     capacity: tuple[int, ...]
@@ -131,12 +136,13 @@ class RuleSet:
         return _slot_text(self.slots, self.letters, self.tile_start[tile], self.tile_end[tile])
 
     def with_overrides(self, order: str | None = None, exchange_rule: str | None = None,
-                       misfit_cubes: str | None = None,
-                       end_cubes: str | None = None) -> "RuleSet":
+                       misfit_cubes: str | None = None, end_cubes: str | None = None,
+                       miss_beyond: str | None = None) -> "RuleSet":
         """This rule set with the placement order, the exchange rule, the misfit cubes'
-        timing or the end's cubes replaced."""
+        timing, the end's cubes or where a miss beyond the outermost offset lands replaced."""
         given = (("order", order), ("exchange_rule", exchange_rule),
-                 ("misfit_cubes", misfit_cubes), ("end_cubes", end_cubes))
+                 ("misfit_cubes", misfit_cubes), ("end_cubes", end_cubes),
+                 ("miss_beyond", miss_beyond))
         changes = {k: v for k, v in given if v is not None}
         return replace(self, **changes) if changes else self
 
@@ -231,6 +237,7 @@ class TableRules:
             "die_amount": np.asarray(r.die_amount, np.int16),
             "golden": self.golden, "slots": r.slots, "rounds": r.rounds, "face_up": r.face_up,
             "max_offset": r.max_offset, "min_overlap": r.min_overlap,
+            "miss_edge": r.miss_beyond == "edge",
             "exchange": r.exchange, "exchange_jar": self.exchange_jar,
             # The voluntary exchange needs an exchange jar: without one, a cube that fits
             # a blue jar would be thrown back into the supply for nothing.
@@ -396,7 +403,8 @@ def parse_rules(data: dict, source: str, tile_rows: list[dict[str, str]],
                                                f"{dealt}")
 
     placement = top.sub("placement")
-    placement.only(["max_offset", "min_overlap", "order", "golden_needs_connection"])
+    placement.only(["max_offset", "min_overlap", "miss_beyond", "order",
+                    "golden_needs_connection"])
     cubes = top.sub("cubes")
     cubes.only(["supply", "golden", "end_cubes"])
     supply = cubes.int_list("supply", 0, 999, least=5)
@@ -455,6 +463,7 @@ def parse_rules(data: dict, source: str, tile_rows: list[dict[str, str]],
         min_players=min_players, max_players=max_players, rounds=rounds, face_up=face_up,
         max_offset=placement.int_in("max_offset", 0, slots - 1, 3),
         min_overlap=placement.int_in("min_overlap", 1, slots, 1),
+        miss_beyond=placement.get("miss_beyond", str, "edge", MISS_BEYOND),
         order=placement.get("order", str, "fixed", ORDERS),
         golden_needs_connection=placement.get("golden_needs_connection", bool, False),
         supply=tuple(supply), golden=cubes.int_in("golden", 0, 999),

@@ -14,7 +14,9 @@ left neighbour's top layer and jars (to weigh the tile it passes on). Colours ar
 The aim error (docs/topp_die_torte.md, "Aim by eye"): a player aims at an offset and
 misses by ``k`` slots with probability proportional to ``exp(-k^2 / (2 sigma^2))``,
 ``|k| <= 2 * max_offset``, ``sigma`` its ``aim_error`` (0: never misses); the layer lands
-at the aimed offset plus the error, clamped to the allowed offsets.
+at the aimed offset plus the error (``landing``: by default a miss beyond the allowed
+offsets lands on the outermost one; with ``miss_beyond = "nothing"`` it lands beyond it,
+where nothing connects).
 """
 
 import math
@@ -166,26 +168,40 @@ def offset_values(rules, below_tile, tile, worth, values):
 
 
 @jit_inline
-def aimed_value(values, aim, hedge, i, reach):
-    """Offset ``i``'s value, blended with its expected value under the aim error."""
+def landing(rules, offset):
+    """Where a layer aimed and missed to ``offset`` lands: with ``miss_edge``, a miss beyond
+    the allowed offsets on the outermost one; otherwise where it went (beyond the allowed
+    offsets a layer connects nothing)."""
+    if rules.miss_edge:
+        return min(max(offset, -rules.max_offset), rules.max_offset)
+    return offset
+
+
+@jit_inline
+def aimed_value(rules, values, aim, hedge, i):
+    """Offset ``i``'s value, blended with its expected value under the aim error (a landing
+    beyond the allowed offsets is worth nothing)."""
     if hedge == 0.0:
         return values[i]
+    reach = rules.max_offset
     spread = (aim.shape[1] - 1) // 2
     expected = 0.0
     for k in range(aim.shape[1]):
-        landed = min(max(i + k - spread, 0), 2 * reach)
-        expected += aim[0, k] * values[landed]
+        landed = landing(rules, i + k - spread - reach)
+        if abs(landed) <= reach:
+            expected += aim[0, k] * values[landed + reach]
     return (1.0 - hedge) * values[i] + hedge * expected
 
 
 @jit_inline
-def best_offset(values, aim, hedge, reach):
+def best_offset(rules, values, aim, hedge):
     """The offset index to aim at: the highest (hedged) value, ties to the offset nearest
     0, then the left one (``0, -1, +1, -2, ...``). Returns ``(index, value)``."""
+    reach = rules.max_offset
     best, best_value = reach, -math.inf
     for step in range(2 * reach + 1):
         i = reach + (step + 1) // 2 * (1 if step % 2 == 0 else -1)
-        value = aimed_value(values, aim, hedge, i, reach)
+        value = aimed_value(rules, values, aim, hedge, i)
         if value > best_value:
             best, best_value = i, value
     return best, best_value
@@ -212,12 +228,11 @@ def choose_tile(code, params, aim, rules, hand, held, top, jar_mask, jar_count, 
     """
     if code == RANDOM:
         return below(stream, held)
-    reach = rules.max_offset
     cube_worth(rules, params, jar_mask, jar_count, worth)
     best, best_value = 0, -math.inf
     for i in range(held):
         offset_values(rules, top, hand[i], worth, values)
-        _, value = best_offset(values, aim, params[HEDGE], reach)
+        _, value = best_offset(rules, values, aim, params[HEDGE])
         value += (params[GOLDEN_WEIGHT] * rules.tile_golden[hand[i]]
                   + params[TOP_WEIGHT] * tile_width(rules, hand[i]))
         if params[DENY_WEIGHT] != 0.0:
@@ -225,7 +240,7 @@ def choose_tile(code, params, aim, rules, hand, held, top, jar_mask, jar_count, 
             for other in range(held):
                 if other != i:
                     offset_values(rules, left_top, hand[other], worth, values)
-                    _, passed = best_offset(values, aim, 0.0, reach)
+                    _, passed = best_offset(rules, values, aim, 0.0)
                     value -= params[DENY_WEIGHT] * passed
             cube_worth(rules, params, jar_mask, jar_count, worth)
         if value > best_value:
@@ -243,7 +258,7 @@ def choose_target(code, params, aim, rules, top, tile, jar_mask, jar_count, wort
         return below(stream, 2 * reach + 1) - reach
     cube_worth(rules, params, jar_mask, jar_count, worth)
     offset_values(rules, top, tile, worth, values)
-    best, _ = best_offset(values, aim, params[HEDGE], reach)
+    best, _ = best_offset(rules, values, aim, params[HEDGE])
     return best - reach
 
 

@@ -2,7 +2,8 @@
 
 Every player count and variant, random and greedy tables, duplicate deals on and off,
 mixed tables, weights off their defaults, the voluntary exchange rule, and both readings
-of when a cube that fits no jar goes to the exchange jar and of the end's cubes. The reference
+of when a cube that fits no jar goes to the exchange jar, of the end's cubes and of where
+a miss beyond the outermost offset lands. The reference
 plays each game on its own from (seed, game); the kernel plays a batch in one call.
 """
 
@@ -119,6 +120,47 @@ def test_the_end_takes_ordinary_cubes_or_golden_ones():
     # the box, back in the supply whenever a jar empties, so fewer are short.
     assert (results["any-colour"].total == 0).all() and (results["golden"].total > 0).all()
     assert (results["any-colour"].shortfall > results["golden"].shortfall).all()
+
+
+@pytest.mark.parametrize("golden_needs_connection", [False, True])
+@pytest.mark.parametrize("variant", ["base", "scarce", "rotate"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_miss_beyond_the_edge_that_connects_nothing(players, variant,
+                                                      golden_needs_connection):
+    # The default ("edge") is played by every test above. Shaky and random aims miss
+    # beyond the edge often; the careful player's hedged aim weighs such a miss as nothing.
+    data = published_data()
+    data["placement"].update(miss_beyond="nothing",
+                             golden_needs_connection=golden_needs_connection)
+    rules = parse_rules(data, "nothing.toml", published_tiles(), "tiles.csv")
+    table = rules.for_table(players, variant)
+    assert_parity(table, [SHAKY, WILD_JARS, CAREFUL, RANDOM][:players], 701, 0, 6,
+                  players == 4)
+    assert_parity(table, [weighted("hedged", hedge=1.0, aim_error=2.0), ODD, GREEDY,
+                          SHAKY][:players], 702, 9, 4, False)
+
+
+def test_a_miss_beyond_the_edge_changes_a_game_only_from_where_one_happens():
+    # Players who do not hedge aim alike under both readings: a game is the same game up to
+    # its first layer that lands beyond the edge, which "edge" lays on the edge instead.
+    beyond = 0
+    for g in range(12):
+        logs = {reading: play_game(RULES.with_overrides(miss_beyond=reading).for_table(3),
+                                   [GREEDY] * 3, 703, g).log
+                for reading in ("edge", "nothing")}
+        far = [i for i, m in enumerate(logs["nothing"])
+               if m.action == "lay" and abs(m.offset) > RULES.max_offset]
+        if not far:
+            assert logs["nothing"] == logs["edge"]
+            continue
+        beyond += 1
+        first = far[0]
+        assert logs["nothing"][:first] == logs["edge"][:first]
+        nothing, edge = logs["nothing"][first], logs["edge"][first]
+        assert nothing.connected == () and (edge.tile, edge.target) == (nothing.tile,
+                                                                       nothing.target)
+        assert edge.offset == max(-RULES.max_offset, min(nothing.offset, RULES.max_offset))
+    assert 0 < beyond < 12
 
 
 def test_nested_luck_blocks_share_the_deal():

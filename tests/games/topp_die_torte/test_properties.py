@@ -10,7 +10,13 @@ from hypothesis import strategies as st
 from cakesim.games.topp_die_torte import kernel
 from cakesim.games.topp_die_torte.reference import play_game
 from cakesim.games.topp_die_torte.replay import end_position, score_file
-from cakesim.games.topp_die_torte.rules import END_CUBES, EXCHANGE_RULES, MISFIT_CUBES, VARIANTS
+from cakesim.games.topp_die_torte.rules import (
+    END_CUBES,
+    EXCHANGE_RULES,
+    MISFIT_CUBES,
+    MISS_BEYOND,
+    VARIANTS,
+)
 from cakesim.games.topp_die_torte.strategies import GOLDEN_CUBE
 from tests.games.topp_die_torte.conftest import (
     GREEDY,
@@ -23,9 +29,10 @@ from tests.games.topp_die_torte.conftest import (
 STRATEGIES = [GREEDY, RANDOM, weighted("trader", exchange_threshold=0.8, size_weight=1.0),
               weighted("spread", fill_weight=-1.0, aim_error=3.0, hedge=0.5),
               weighted("wild", draft="greedy", jars="random", aim="random", deny_weight=1.0)]
-readings = st.builds(lambda exchange, misfits, end: RULES.with_overrides(
-    exchange_rule=exchange, misfit_cubes=misfits, end_cubes=end),
-    st.sampled_from(EXCHANGE_RULES), st.sampled_from(MISFIT_CUBES), st.sampled_from(END_CUBES))
+readings = st.builds(lambda exchange, misfits, end, miss: RULES.with_overrides(
+    exchange_rule=exchange, misfit_cubes=misfits, end_cubes=end, miss_beyond=miss),
+    st.sampled_from(EXCHANGE_RULES), st.sampled_from(MISFIT_CUBES), st.sampled_from(END_CUBES),
+    st.sampled_from(MISS_BEYOND))
 
 tables = st.builds(
     lambda players, variant, rules, picks, seed, game, duplicate: (

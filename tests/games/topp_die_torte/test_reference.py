@@ -23,6 +23,7 @@ from cakesim.games.topp_die_torte.reference import (
     score_sheet,
     split_win,
 )
+from cakesim.games.topp_die_torte.replay import describe_move
 from cakesim.games.topp_die_torte.rules import GOLD
 from cakesim.games.topp_die_torte.strategies import GOLDEN_CUBE
 from tests.games.topp_die_torte.conftest import (
@@ -94,6 +95,32 @@ def test_the_aim_misses_by_the_rounds_draw_and_is_clamped():
     game.deal.aim_draws[0][0] = 0.999999
     game.deal.aim_draws[1][0] = 0.000001
     assert game.aim(0, 0) == (0, 3) and game.aim(1, 0) == (0, -3)
+
+
+@pytest.mark.parametrize(("miss_beyond", "landed", "connected"),
+                         [("edge", 3, [PINK]), ("nothing", 4, [])])
+def test_a_miss_beyond_the_outermost_offset_lands_on_it_or_connects_nothing(
+        miss_beyond, landed, connected):
+    # X1's one-slot pink stripe (slot 0) lies on the plate's pink (slots 3-4) only at
+    # offsets +3 and +4; +3 is the outermost allowed, so greedy aims there. The draw misses
+    # by one slot outwards.
+    rules = tiny_rules([("P.BB.GG.VV.OO.", "P2", 1)], golden_needs_connection=True)
+    game = new_game(rules.with_overrides(miss_beyond=miss_beyond).for_table(2))
+    running = game.aim_tables[0][1]
+    spread = (len(running) - 1) // 2
+    game.deal.aim_draws[0][0] = (running[spread] + running[spread + 1]) / 2
+    assert game.aim(0, 0) == (3, landed)
+    # At +4 the stripe would still overlap its colour: beyond the edge that does not count.
+    assert game.stripe_overlap(game.plate, 0, PINK, 4) == 1
+    assert game.place_layer(0, 0, 3, landed) == connected
+    assert game.owed.hand[PINK] == 2 * len(connected)
+    # The layer is on the cake either way; a golden symbol that needs a connection counts
+    # only when it connected.
+    assert game.players[0].cake.top == 0
+    game.golden_cubes(0)
+    assert next(m for m in game.log if m.action == "golden").amount == len(connected)
+    lay = describe_move(game.r, next(m for m in game.log if m.action == "lay"))
+    assert ("beyond the outermost offset" in lay) == (miss_beyond == "nothing")
 
 
 # Jars ---------------------------------------------------------------------------------------

@@ -53,6 +53,7 @@ def _rules_error(change=None, change_tiles=None) -> InputError:
     (lambda d: d["placement"].update(order="random"), "placement.order"),
     (lambda d: d["jars"].update(misfit_cubes="never"), "jars.misfit_cubes"),
     (lambda d: d["cubes"].update(end_cubes="silver"), "cubes.end_cubes"),
+    (lambda d: d["placement"].update(miss_beyond="wall"), "placement.miss_beyond"),
 ])
 def test_bad_rule_files_name_the_key(change, key):
     error = _rules_error(change)
@@ -74,8 +75,32 @@ def test_the_seeds_readings_are_the_default_and_the_earlier_ones_a_switch_away()
     assert (bare.misfit_cubes, bare.end_cubes) == ("last", "any-colour")
 
 
+def test_a_miss_beyond_the_edge_lands_on_it_by_default_and_connects_nothing_a_switch_away():
+    rules = load_rules()
+    assert rules.miss_beyond == "edge" and rules.for_table(2).arrays["miss_edge"]
+    assert not rules.with_overrides(miss_beyond="nothing").for_table(2).arrays["miss_edge"]
+    data = published_data()
+    del data["placement"]["miss_beyond"]
+    bare = parse_rules(data, "mine.toml", published_tiles(), "tiles.csv")
+    assert bare.miss_beyond == "edge"
+
+
+def test_the_switch_is_a_command_line_override(capsys):
+    # The same game under both readings: a replay whose layers miss beyond the edge says so
+    # only under "nothing".
+    texts = {}
+    for reading in ("edge", "nothing"):
+        status = main(["replay", "topp-die-torte", "--seed", "1", "--index", "0",
+                       "--strategy", "random", "--set", f"miss_beyond={reading}"])
+        texts[reading] = capsys.readouterr().out
+        assert status == 0
+    assert "beyond the outermost offset" in texts["nothing"]
+    assert "beyond the outermost offset" not in texts["edge"]
+
+
 @pytest.mark.parametrize(("key", "value"), [("misfit_cubes", "never"),
-                                            ("end_cubes", "silver")])
+                                            ("end_cubes", "silver"),
+                                            ("miss_beyond", "wall")])
 def test_a_bad_switch_on_the_command_line_exits_2_naming_it(key, value, capsys):
     status = main(["replay", "topp-die-torte", "--seed", "1", "--index", "0", "--set",
                    f"{key}={value}"])
