@@ -57,15 +57,16 @@ reports: install  ## regenerate reports/index.md from every summary.json, and ev
 lint: install  ## ruff over the package, tests and notebooks
 	$(VENV)/bin/ruff check .
 
-# The shipped tuned strategies, each file recording the command that made it: about an
+# The shipped tuned strategies (--ship writes them; without it tune writes runs/tuned/),
+# each file recording the command that made it: about an
 # hour on 2 cores. Piece o' Cake at 3 players needed 10 rounds to get within 5 pp.
 tune: install  ## re-tune the shipped tuned strategies of both slicing games (P = 2..5)
-	$(PY) -m cakesim tune piece-o-cake --players 2 4 5 $(ARGS)
-	$(PY) -m cakesim tune piece-o-cake --players 3 --rounds 10 --budget 5000 $(ARGS)
-	$(PY) -m cakesim tune part-du-chef --players 2 3 4 5 $(ARGS)
-	$(PY) -m cakesim tune part-du-chef --players 2 --variant marianne $(ARGS)
+	$(PY) -m cakesim tune piece-o-cake --players 2 4 5 --ship $(ARGS)
+	$(PY) -m cakesim tune piece-o-cake --players 3 --rounds 10 --budget 5000 --ship $(ARGS)
+	$(PY) -m cakesim tune part-du-chef --players 2 3 4 5 --ship $(ARGS)
+	$(PY) -m cakesim tune part-du-chef --players 2 --variant marianne --ship $(ARGS)
 	$(PY) -m cakesim tune part-du-chef --players 3 4 5 --variant marianne --budget 1500 \
-		--rounds 4 $(ARGS)
+		--rounds 4 --ship $(ARGS)
 
 # Strategies whose field plays the enumerating cutter run far slower at 3 to 5 players
 # (about 1,000 to 3,000 games/s per core): their searches are smaller, as the report says.

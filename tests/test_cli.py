@@ -308,6 +308,122 @@ def test_a_report_never_goes_over_a_file_or_another_committed_report(project, ar
     assert {p: p.read_bytes() for p in project.rglob("*") if p.is_file()} == before
 
 
+SHIPPED = "# the shipped tuning\n"
+
+# A search as small as a test can afford; without --no-cache, a search that ran would
+# leave its checkpoints in the project.
+SMALL = ["--budget", "4", "--games", "20", "--confirm", "20", "--n-jobs", "1", "--quiet"]
+
+
+@pytest.fixture
+def package(project, monkeypatch):
+    """A stand-in for the cakesim package with shipped tuned files, so that a test that
+    fails can never write over the real ones."""
+    folder = project / "package"
+    (folder / "tuned").mkdir(parents=True)
+    for name in ("2p-base.toml", "2p-joker.toml"):
+        (folder / "tuned" / name).write_text(SHIPPED)
+    monkeypatch.setattr("cakesim.app.api.PACKAGE", folder)
+    monkeypatch.setattr("cakesim.app.api.tuned_path", lambda game, players, variant:
+                        folder / "tuned" / f"{players}p-{variant}.toml")
+    return folder
+
+
+CI = """
+[ci]
+games = 20
+seed = 5
+"""
+
+
+TUNE = ["tune", "piece-o-cake", "--players", "2", "--rounds", "1", *SMALL]
+EXPLOIT = ["exploit", "piece-o-cake", "--players", "2", "--strategy", "random", *SMALL]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["baseline", "elsewhere/tiny.toml", "--quiet"],
+     "[experiment] name: reports/baselines/tiny.json: is the committed baseline of "
+     "experiments/tiny.toml, which only that file writes; allowed: experiments/tiny.toml"),
+    # Every experiment is checked before the first one plays.
+    (["baseline", "tiny", "elsewhere/tiny.toml", "--quiet"], "is the committed baseline"),
+    ([*TUNE, "--variant", "joker", "--out", "package/tuned/2p-joker.toml"],
+     "--out: package/tuned/2p-joker.toml: lies inside the cakesim package; allowed: a .toml "
+     "file outside reports/ and the package (no --out: runs/tuned/; the game's shipped file: "
+     "--ship)"),
+    ([*TUNE, "--out", "notes.md"], "--out: notes.md: is not a .toml file; allowed:"),
+    ([*TUNE, "--out", "experiments"], "--out: experiments: is a folder; allowed:"),
+    ([*TUNE, "--out", "reports/tiny.toml"], "--out: reports/tiny.toml: lies in reports/"),
+    ([*TUNE, "--out", "notes.md/tuned.toml"],
+     "--out: notes.md/tuned.toml: cannot be written (notes.md is a file); allowed:"),
+    ([*TUNE, "--out", "experiments/tiny.toml"],
+     "--out: experiments/tiny.toml: exists and is not a tuned strategy file; allowed:"),
+    ([*TUNE, "--players", "2", "9"], "--players: players: 9 is not allowed; allowed: 2 to 5"),
+    ([*EXPLOIT, "--report", "reports/tiny"],
+     "--report: reports/tiny: lies in reports/, the committed reports; allowed: "
+     "reports/exploitability, or a folder outside reports/"),
+    ([*EXPLOIT, "--report", "reports/baselines"], "--report: reports/baselines: lies in"),
+    ([*EXPLOIT, "--report", "notes.md"], "--report: notes.md: is a file; allowed:"),
+    ([*EXPLOIT, "--report", "package/exploitability"],
+     "--report: package/exploitability: lies inside the cakesim package"),
+    ([*EXPLOIT, "--report", "experiments"],
+     "--report: experiments: exists and is not an exploitability report; allowed:"),
+    ([*EXPLOIT, "--players", "2", "9", "--report", "out"],
+     "--players: players: 9 is not allowed; allowed: 2 to 5"),
+    (["new", "notes.md/mine.toml", "--game", "piece-o-cake"],
+     "cakesim new: notes.md/mine.toml: cannot be written (notes.md is a file); allowed: "
+     "experiments/NAME.toml, or a .toml path outside reports/ and the package"),
+    (["new", "package/mine.toml", "--game", "piece-o-cake"],
+     "cakesim new: package/mine.toml: lies inside the cakesim package"),
+])
+def test_nothing_shipped_or_committed_is_written_and_every_output_is_checked_first(
+        project, package, argv, message, capsys):
+    (project / "notes.md").write_text("mine")
+    (project / "elsewhere").mkdir()
+    (project / "elsewhere" / "tiny.toml").write_text(EXPERIMENT + CI)
+    (project / "experiments" / "tiny.toml").write_text(EXPERIMENT + CI)
+    (project / "reports" / "baselines").mkdir(parents=True)
+    (project / "reports" / "tiny").mkdir()
+    before = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.splitlines()) == 1
+    # Refused before a game is played: nothing written, no search's checkpoint kept.
+    assert {p: p.read_bytes() for p in project.rglob("*") if p.is_file()} == before
+
+
+def test_a_cache_that_cannot_be_written_is_refused_before_a_game(project, monkeypatch, capsys):
+    (project / "notes.md").write_text("mine")
+    monkeypatch.setenv("CAKESIM_CACHE", "notes.md")
+    assert main(["run", "tiny", "--games", "20", "--quiet"]) == 2
+    assert ("CAKESIM_CACHE: notes.md: cannot be written (notes.md is a file); allowed: a "
+            "folder you may write, or --no-cache") in capsys.readouterr().err
+    assert not (project / "runs" / "tiny" / "games-20" / "report.md").exists()
+
+
+def test_tune_writes_under_runs_and_the_shipped_file_only_with_ship(package, project, capsys):
+    shipped = package / "tuned" / "2p-base.toml"
+    assert main([*TUNE, "--no-cache"]) == 0
+    assert "wrote runs/tuned/piece-o-cake/2p-base.toml" in capsys.readouterr().out
+    mine = project / "runs" / "tuned" / "piece-o-cake" / "2p-base.toml"
+    assert "[tuning]" in mine.read_text() and shipped.read_text() == SHIPPED
+    # A file tune wrote may be written again; the shipped one only when asked for.
+    assert main([*TUNE, "--no-cache", "--out", str(mine)]) == 0
+    assert main([*TUNE, "--no-cache", "--ship"]) == 0
+    assert "wrote package/tuned/2p-base.toml" in capsys.readouterr().out
+    assert "--seed 20261201 --ship" in tomllib.loads(shipped.read_text())["tuning"]["command"]
+
+
+def test_exploit_adds_to_its_own_report_folder(project, capsys):
+    folder = project / "reports" / "exploitability"
+    for strategy in ("random", "greedy"):
+        argv = [*EXPLOIT, "--no-cache", "--report", "reports/exploitability"]
+        argv[argv.index("random")] = strategy
+        assert main(argv) == 0
+    assert "wrote reports/exploitability/report.md" in capsys.readouterr().out
+    rows = json.loads((folder / "piece-o-cake.json").read_text())["results"]
+    assert {row["target"] for row in rows} == {"random", "greedy"}
+
+
 def test_compare_pairs_every_seat_by_deal(project, capsys):
     assert main(["compare", "tiny", "--set", "tie_rule=none", "--games", "200", "--quiet",
                  "--n-jobs", "1"]) == 0

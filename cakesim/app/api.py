@@ -2,10 +2,12 @@
 
 import hashlib
 import json
+import os
 import re
 import shlex
 import tempfile
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -22,13 +24,15 @@ from cakesim.app.experiment import (
     fewest_games,
     load_experiment,
 )
-from cakesim.engine.arguments import players_in_range
-from cakesim.engine.cache import ChunkCache, default_cache_dir
+from cakesim.engine.arguments import flag_errors, players_in_range
+from cakesim.engine.cache import CACHE_ENV, ChunkCache, default_cache_dir
 from cakesim.engine.contract import ResultKind, TableSpec
 from cakesim.engine.errors import InputError
 from cakesim.engine.fingerprint import code_version, file_digests
 from cakesim.engine.project import (
     EXPERIMENTS,
+    REPORTS,
+    RUNS,
     experiments_dir,
     find_root,
     reports_dir,
@@ -47,7 +51,8 @@ from cakesim.games import game_named
 from cakesim.kits.replay import replayable
 from cakesim.kits.strategies import tuned_path, tuned_population
 from cakesim.reports.compare import differences, write_comparison
-from cakesim.reports.exploitability import write_exploitability
+from cakesim.reports.exploitability import NAME as EXPLOITABILITY
+from cakesim.reports.exploitability import is_exploitability, write_exploitability
 from cakesim.reports.report import write_index, write_report
 from cakesim.reports.summary_file import read_summary
 from cakesim.stats.baseline import (
@@ -64,7 +69,7 @@ from cakesim.stats.sprt import SprtClaim, SprtResult
 from cakesim.tuning import search
 from cakesim.tuning.arena import Arena
 from cakesim.tuning.exploit import best_response
-from cakesim.tuning.record import write_tuned
+from cakesim.tuning.record import is_tuned_file, write_tuned
 
 
 @dataclass
@@ -206,37 +211,84 @@ def _run_folder(name: str, flags: list[str], prefix: str = "") -> Path:
 
 def _report_folder(experiment: Experiment, out: str | Path | None, flags: list[str],
                    prefix: str = "") -> Path:
-    """Where a report goes (``out``, else ``_run_folder``), checked before any game is
-    played: refused (exit 2) when it is a file, cannot be written, lies in the package,
-    or is a committed report of another experiment file than the one that made it."""
+    """Where a report goes (``out``, else ``_run_folder``), checked by ``_output`` before
+    any game is played: in ``reports/`` only ``reports/NAME``, for ``experiments/NAME.toml``
+    run as it says."""
     folder = Path(out) if out is not None else _run_folder(experiment.name, flags, prefix)
-    flag = "--out" if out is not None else "[experiment] name"
-    shown = shown_path(folder)
-    if folder.exists() and not folder.is_dir():
-        raise InputError(flag, shown, "is a file; allowed: a folder, new or a report's")
-    resolved = folder.resolve()
-    if resolved.is_relative_to(Path(__file__).resolve().parents[1]):
-        raise InputError(flag, shown, "lies inside the cakesim package; allowed: a folder "
-                                      "outside it")
-    reports = reports_dir().resolve() if find_root() else None
-    if reports is not None and resolved.is_relative_to(reports):
-        # reports/NAME is the committed report of experiments/NAME.toml, and only that
-        # file, run as it says, writes it.
-        own = (experiments_dir() / f"{experiment.name}.toml").resolve()
-        if (resolved != reports / experiment.name or experiment.path.resolve() != own
-                or flags or prefix):
-            raise InputError(flag, shown, "is a committed report folder, which only "
-                                          f"experiments/{resolved.name}.toml run as it says "
-                                          "writes; allowed: a folder outside reports/ (or "
-                                          "no --out: runs/)")
+    below = _in_reports(folder)
+    own = below == (experiment.name,) and _own_file(experiment) and not flags and not prefix
+    named = below[0] if below else experiment.name
+    return _output(folder, "--out" if out is not None else "[experiment] name",
+                   "a folder outside reports/ (or no --out: runs/)", own=own,
+                   committed=f"is a committed report folder, which only "
+                             f"experiments/{named}.toml run as it says writes")
+
+
+def _own_file(experiment: Experiment) -> bool:
+    """Whether the experiment was read from ``experiments/NAME.toml`` of its own name, the
+    only file that writes the committed ``reports/NAME`` and its baseline."""
+    own = experiments_dir() / f"{experiment.name}.toml"
+    return experiment.path.resolve() == own.resolve()
+
+
+PACKAGE = Path(__file__).resolve().parents[1]
+"""The cakesim package: its files are shipped, and only ``tune --ship`` writes there."""
+
+
+def _in_reports(path: Path) -> tuple[str, ...] | None:
+    """``path``'s parts below the project's committed ``reports/`` (``None``: not in it)."""
+    root = find_root()
+    reports = (root / REPORTS).resolve() if root is not None else None
+    resolved = path.resolve()
+    if reports is None or not resolved.is_relative_to(reports):
+        return None
+    return resolved.relative_to(reports).parts
+
+
+def _output(path: Path, flag: str, allowed: str, suffix: str | None = None,
+            own: bool = False, committed: str = "lies in reports/, the committed reports",
+            earlier: tuple[Callable[[Path], bool], str] | None = None) -> Path:
+    """The one rule for what a command may write, applied before any game is played.
+
+    ``path`` (a folder, or a file ending in ``suffix``) is refused, naming ``flag`` and
+    what is ``allowed`` (exit 2): when it is of the other kind; when it lies in the cakesim
+    package (shipped files) or the project's ``reports/`` (committed ones), unless it is
+    ``own``, the one committed output the command was asked for (``experiments/NAME.toml``
+    run as it says, ``tune --ship``, ``exploit --report reports/exploitability``); when it
+    exists and ``earlier`` (a test and its description) says this command did not write
+    it; and when it cannot be written.
+    """
+    shown = shown_path(path)
+    if suffix is None and path.exists() and not path.is_dir():
+        raise InputError(flag, shown, f"is a file; allowed: {allowed}")
+    if suffix is not None and (path.is_dir() or not path.name.endswith(suffix)):
+        kind = "a folder" if path.is_dir() else f"not a {suffix} file"
+        raise InputError(flag, shown, f"is {kind}; allowed: {allowed}")
+    if not own and path.resolve().is_relative_to(PACKAGE):
+        raise InputError(flag, shown, f"lies inside the cakesim package; allowed: {allowed}")
+    if not own and _in_reports(path) is not None:
+        raise InputError(flag, shown, f"{committed}; allowed: {allowed}")
+    if earlier is not None and path.exists() and not earlier[0](path):
+        raise InputError(flag, shown, f"exists and is not {earlier[1]}; allowed: {allowed}")
+    _writable(path if suffix is None else path.parent, flag, shown, allowed)
+    if suffix is not None and path.exists() and not os.access(path, os.W_OK):
+        raise InputError(flag, shown, f"cannot be written (read-only); allowed: {allowed}")
+    return path
+
+
+def _writable(folder: Path, flag: str, shown: str, allowed: str) -> None:
+    """Make ``folder`` and write and remove a file in it now, not after every game."""
+    # The nearest part of the path there is: a file there would stop the folder.
+    there = next(p for p in (folder, *folder.parents) if p.exists())
+    reason = f"{shown_path(there)} is a file" if not there.is_dir() else None
     try:
-        # Made, and a file written and removed in it, now: not after every game is played.
-        folder.mkdir(parents=True, exist_ok=True)
-        tempfile.TemporaryFile(dir=folder).close()
+        if reason is None:
+            folder.mkdir(parents=True, exist_ok=True)
+            tempfile.TemporaryFile(dir=folder).close()
     except OSError as error:
-        raise InputError(flag, shown, f"cannot be written ({error.strerror}); allowed: a "
-                                      "folder you may write") from None
-    return folder
+        reason = error.strerror
+    if reason is not None:
+        raise InputError(flag, shown, f"cannot be written ({reason}); allowed: {allowed}")
 
 
 def _games_of(tables) -> int:
@@ -375,10 +427,22 @@ def ci_run(path: str | Path, n_jobs: int = -1, progress: bool = False,
 
 def baseline(path: str | Path, n_jobs: int = -1, progress: bool = False) -> Path:
     """Write ``reports/baselines/<experiment>.json`` from a CI-sized run."""
+    out = baseline_file(path)
     record, _ = ci_run(path, n_jobs, progress)
-    out = baseline_path(record.record["experiment"])
     write_baseline(record, out)
     return out
+
+
+def baseline_file(path: str | Path) -> Path:
+    """Where ``baseline`` writes an experiment's record, checked before any game is played:
+    ``reports/baselines/NAME.json``, which only ``experiments/NAME.toml`` writes."""
+    experiment = load_experiment(str(path), ci=True)
+    name = experiment.name
+    return _output(baseline_path(name), "[experiment] name",
+                   f"experiments/{name}.toml itself, or another [experiment] name",
+                   suffix=".json", own=_own_file(experiment),
+                   committed=f"is the committed baseline of experiments/{name}.toml, "
+                             "which only that file writes")
 
 
 def regress(path: str | Path, n_jobs: int = -1, progress: bool = False) -> Regression:
@@ -418,7 +482,8 @@ def new_experiment(name: str, game: str) -> Path:
     if path.exists():
         raise InputError("experiment", name, f"{shown_path(path)} exists already; choose "
                                              "another name (nothing was overwritten)")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _output(path, "cakesim new", "experiments/NAME.toml, or a .toml path outside reports/ "
+                                 "and the package", suffix=".toml")
     path.write_text(_experiment_template(g, path.stem), encoding="utf-8")
     return path
 
@@ -491,25 +556,59 @@ def _cache(cache: bool | str | Path) -> ChunkCache | None:
 def tune(game: str, players: int | None = None, variant: str | None = None,
          budget: int = 3000, rounds: int = 6, games: int = 4000, confirm: int = 20_000,
          seed: int = 20261201, n_jobs: int = -1, progress: bool = False,
-         cache: bool | str | Path = True, out: str | Path | None = None):
+         cache: bool | str | Path = True, out: str | Path | None = None,
+         ship: bool = False):
     """Tune ``game``'s strategy by self-play at ``players``; write it; ``(path, outcome)``.
 
-    An interrupted tuning restarted with the same arguments continues from its last
-    checkpoint (in the cache folder) and ends with the same strategy.
+    The file goes to ``out``, else to ``runs/tuned/GAME/Pp-VARIANT.toml``; ``ship`` writes
+    the game's shipped file instead (``tuned_file``). An interrupted tuning restarted with
+    the same arguments continues from its last checkpoint (in the cache folder) and ends
+    with the same strategy.
     """
-    g = game_named(game)
-    rules = g.load_rules()
-    players = players_in_range(players, rules) or g.default_players
-    variant = variant or g.variants[0]
-    arena = Arena(g, rules, players, variant)
+    arena = _arena(game, players, variant)
+    path = _tuned_file(arena, out, ship)
     plan = search.Budget(evaluations=budget, rounds=rounds, games=games, confirm=confirm)
     outcome = search.tune(arena, plan, seed, n_jobs, progress, _cache_root(cache))
-    path = Path(out) if out is not None else tuned_path(g, players, variant)
-    command = (f"cakesim tune {game} --players {players} --variant {variant} --budget "
-               f"{budget} --rounds {rounds} --games {games} --confirm {confirm} "
-               f"--seed {seed}")
-    write_tuned(g, outcome, path, command)
+    command = (f"cakesim tune {game} --players {arena.players} --variant {arena.variant} "
+               f"--budget {budget} --rounds {rounds} --games {games} --confirm {confirm} "
+               f"--seed {seed}" + (" --ship" if ship else ""))
+    write_tuned(arena.game, outcome, path, command)
     return path, outcome
+
+
+def tuned_file(game: str, players: int | None = None, variant: str | None = None,
+               out: str | Path | None = None, ship: bool = False) -> Path:
+    """Where ``tune`` writes, checked (and its players and variant) before any game is
+    played: a shipped strategy file is written only with ``ship``."""
+    return _tuned_file(_arena(game, players, variant), out, ship)
+
+
+def _arena(game: str, players: int | None, variant: str | None) -> Arena:
+    """The arena of a tuning: ``players`` and ``variant`` checked, or the game's defaults."""
+    g = game_named(game)
+    rules = g.load_rules()
+    return Arena(g, rules, players_in_range(players, rules) or g.default_players,
+                 variant or g.variants[0])
+
+
+def _tuned_file(arena: Arena, out: str | Path | None, ship: bool) -> Path:
+    """``out``, the shipped file with ``ship``, else ``runs/tuned/GAME/``: checked."""
+    shipped = tuned_path(arena.game, arena.players, arena.variant)
+    if ship and out is not None:
+        raise InputError("--out", str(out), f"--ship writes the shipped "
+                                            f"{shown_path(shipped)}; give --out or --ship")
+    if ship:
+        path, flag = shipped, "--ship"
+    elif out is not None:
+        path, flag = Path(out), "--out"
+    else:
+        # Beside the project's other runs (here, outside one): never the shipped file.
+        runs = (find_root() or Path.cwd()) / RUNS
+        path, flag = runs / "tuned" / arena.game.name / shipped.name, "tune"
+    return _output(path, flag, "a .toml file outside reports/ and the package (no --out: "
+                               "runs/tuned/; the game's shipped file: --ship)",
+                   suffix=".toml", own=ship,
+                   earlier=None if ship else (is_tuned_file, "a tuned strategy file"))
 
 
 def exploit(game: str, strategies: list[str], players: list[int], budget: int = 200,
@@ -518,31 +617,39 @@ def exploit(game: str, strategies: list[str], players: list[int], budget: int = 
             report: str | Path | None = None):
     """Best responses to each named strategy at each player count: ``(results, report)``.
 
-    With ``report`` (a folder) the results are kept in ``report/GAME.json`` and the
-    folder's ``report.md`` is rewritten from every game's file there.
+    With ``report`` (a folder: ``reports/exploitability``, or one outside ``reports/``)
+    the results are kept in ``report/GAME.json`` and the folder's ``report.md`` is
+    rewritten from every game's file there.
     """
     g = game_named(game)
     rules = g.load_rules()
     plan = search.Budget(evaluations=budget, rounds=1, games=games, confirm=confirm)
-    folder = Path(report) if report is not None else None
-    command = (f"cakesim exploit {game} --strategy {' '.join(strategies)} --players "
-               f"{' '.join(map(str, players))} --budget {budget} --games {games} "
-               f"--confirm {confirm} --seed {seed}"
-               + (f" --report {shown_path(folder)}" if folder is not None else ""))
-    results = []
+    # Every player count and strategy, and the report's folder, checked before a search.
+    searches = []
     for count in players:
         arena = Arena(g, rules, players_in_range(count, rules), g.variants[0])
-        targets = [g.named_strategy(name, count) for name in strategies]
+        with flag_errors("--strategy"):
+            targets = [g.named_strategy(name, count) for name in strategies]
         # Every named strategy, and the strong players the tuning met, start the search.
         starts = ({n: g.named_strategy(n, count) for n in g.strategy_names
                    if n not in g.search_strategies}
                   | tuned_population(g, count, g.variants[0]))
-        for target in targets:
-            results.append(best_response(arena, target, starts, plan, seed, n_jobs,
-                                         progress, _cache_root(cache)))
+        searches += [(arena, target, starts) for target in targets]
+    folder = None
+    if report is not None:
+        folder = _output(Path(report), "--report", f"{REPORTS}/{EXPLOITABILITY}, or a folder "
+                                                   f"outside {REPORTS}/",
+                         own=_in_reports(Path(report)) == (EXPLOITABILITY,),
+                         earlier=(is_exploitability, "an exploitability report"))
+    command = (f"cakesim exploit {game} --strategy {' '.join(strategies)} --players "
+               f"{' '.join(map(str, players))} --budget {budget} --games {games} "
+               f"--confirm {confirm} --seed {seed}"
+               + (f" --report {shown_path(folder)}" if folder is not None else ""))
+    store = _cache_root(cache)
+    results = [best_response(arena, target, starts, plan, seed, n_jobs, progress, store)
+               for arena, target, starts in searches]
     written = None
     if folder is not None:
-        folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{g.name}.json"
         kept = json.loads(path.read_text())["results"] if path.exists() else []
         new = [r.as_dict() | {"command": command, "cakesim": code_version()}
@@ -559,7 +666,11 @@ def exploit(game: str, strategies: list[str], players: list[int], budget: int = 
 
 
 def _cache_root(cache: bool | str | Path) -> Path | None:
-    """The cache folder for checkpoints: ``True`` the default one, ``False`` none."""
+    """The cache folder for chunks and checkpoints: ``True`` the default one, ``False``
+    none; one that cannot be written is refused now, not after the first chunk."""
     if cache is False:
         return None
-    return default_cache_dir() if cache is True else Path(cache)
+    root = default_cache_dir() if cache is True else Path(cache)
+    flag = CACHE_ENV if cache is True and CACHE_ENV in os.environ else "cache"
+    _writable(root, flag, shown_path(root), "a folder you may write, or --no-cache")
+    return root

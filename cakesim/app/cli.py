@@ -247,9 +247,11 @@ def _add_tune_or_exploit(commands, name: str) -> None:
                              for g in tunable))
     else:
         command = _command(commands, name, "Tune a strategy's weights by self-play against "
-                                           "a growing population.",
+                                           "a growing population. The file goes under runs/ "
+                                           "(or --out); --ship replaces the shipped one.",
                            *(f"cakesim tune {g.name} --players 4 --variant {g.variants[-1]}"
-                             for g in tunable))
+                             for g in tunable),
+                           f"cakesim tune {tunable[0].name} --players 2 --ship")
     command.add_argument("game", type=choice(names), metavar="GAME",
                          help=f"the game: {', '.join(names)}")
     command.add_argument("--players", type=int, nargs="+", required=exploit,
@@ -270,15 +272,21 @@ def _add_tune_or_exploit(commands, name: str) -> None:
     if exploit:
         command.add_argument("--strategy", nargs="+", required=True,
                              help="named strategies to exploit (each at every other seat)")
-        command.add_argument("--report", help="a folder: add the results to it and rewrite "
-                                              "its report.md (e.g. reports/exploitability)")
+        command.add_argument("--report", help="a folder, reports/exploitability or one "
+                                              "outside reports/: add the results to it and "
+                                              "rewrite its report.md")
         command.set_defaults(handler=_exploit, budget=200)
     else:
         command.add_argument("--variant", help="default: the game's base variant")
         command.add_argument("--rounds", type=positive, default=6,
                              help="champion and exploiter searches (default %(default)s)")
-        command.add_argument("--out", help="TOML file to write (default: the game's tuned "
-                                           "strategy file, GAME/tuned/Pp-VARIANT.toml)")
+        written = command.add_mutually_exclusive_group()
+        written.add_argument("--out", help="TOML file to write (default: "
+                                           "runs/tuned/GAME/Pp-VARIANT.toml)")
+        written.add_argument("--ship", action="store_true",
+                             help="replace the shipped tuned strategy (tuned/Pp-VARIANT"
+                                  ".toml in the game's package folder), which the "
+                                  "built-in strategy tuned plays")
         command.set_defaults(handler=_tune, budget=3000)
 
 
@@ -433,9 +441,13 @@ def _experiments(names: list[str]) -> list[str]:
 
 
 def _baseline(args) -> int:
-    from cakesim.app.api import baseline
+    from cakesim.app.api import baseline, baseline_file
 
-    for name in _experiments(args.experiments):
+    names = _experiments(args.experiments)
+    for name in names:
+        # Every experiment's file is checked before the first one plays.
+        baseline_file(name)
+    for name in names:
         print(f"wrote {baseline(name, args.n_jobs, not args.quiet)}")
     return 0
 
@@ -460,32 +472,35 @@ def _reports(args) -> int:
 
 
 def _tune(args) -> int:
-    from cakesim.app.api import tune
+    from cakesim.app.api import tune, tuned_file
 
     if args.out is not None and len(args.players or []) > 1:
         raise InputError("--out", args.out, "one file holds one tuning: give one --players")
     variant = spelt(args.variant, game_named(args.game).variants) if args.variant else None
-    for players in args.players or [None]:
+    counts = args.players or [None]
+    for players in counts:
+        # Every player count and its file are checked before the first tuning plays.
+        tuned_file(args.game, players, variant, args.out, args.ship)
+    for players in counts:
         path, outcome = tune(args.game, players, variant, args.budget, args.rounds,
                              args.games, args.confirm, args.seed, args.n_jobs,
-                             not args.quiet, not args.no_cache, args.out)
+                             not args.quiet, not args.no_cache, args.out, args.ship)
         fair = outcome.fair
         for member, against, alone in zip(outcome.population, outcome.against,
                                           outcome.alone, strict=True):
             print(f"{member.name} alone against tuned: {100 * against.value:.1f} % "
                   f"({100 * (against.value - fair):+.1f} pp over fair); tuned alone "
                   f"against it: {100 * alone.value:.1f} %")
-        print(f"wrote {path}")
+        print(f"wrote {shown_path(path)}")
     return 0
 
 
 def _exploit(args) -> int:
     from cakesim.app.api import exploit
 
-    with flag_errors("--strategy"):
-        results, report = exploit(args.game, args.strategy, args.players, args.budget,
-                                  args.games, args.confirm, args.seed, args.n_jobs,
-                                  not args.quiet, not args.no_cache, args.report)
+    results, report = exploit(args.game, args.strategy, args.players, args.budget, args.games,
+                              args.confirm, args.seed, args.n_jobs, not args.quiet,
+                              not args.no_cache, args.report)
     for r in results:
         gain = r.gain
         print(f"{r.target} at {r.players}P: best response ({r.response_from}) wins "
@@ -581,8 +596,8 @@ COMMANDS = {
                  _add_baseline_or_regress),
     "regress": ("re-run CI sizes and compare with the committed baselines",
                 _add_baseline_or_regress),
-    "tune": ("tune a strategy's weights by self-play and write it as the game's tuned "
-             "strategy", _add_tune_or_exploit),
+    "tune": ("tune a strategy's weights by self-play and write it (--ship: as the game's "
+             "tuned strategy)", _add_tune_or_exploit),
     "exploit": ("how much a best response wins against a strategy at every other seat",
                 _add_tune_or_exploit),
     **{name: (text, None) for name, (_, text) in GAME_COMMANDS.items()},

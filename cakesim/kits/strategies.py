@@ -268,8 +268,9 @@ def _tuned_file(game: Game, players: int, variant: str) -> Table:
     path = tuned_path(game, players, variant)
     if not path.exists():
         raise InputError("strategy", TUNED, f"{game.name} has no tuned strategy for "
-                                            f"{players} players ({variant}); make one with "
-                                            f"`cakesim tune {game.name} --players {players}`")
+                                            f"{players} players ({variant}); make one "
+                                            f"with `cakesim tune {game.name} --players "
+                                            f"{players} --ship`")
     data = Table(read_toml(path, "tuned strategy"), shown_path(path))
     data.only(["strategy", "tuning"])
     return data

@@ -49,9 +49,21 @@ def _share(estimate) -> dict:
             "high": round(estimate.high, 4), "deals": estimate.n}
 
 
+HEADER = ("# Written by cakesim tune: the tuned strategy ([strategy], read like an "
+          "experiment's\n# [strategies.NAME] table) and how it was found ([tuning]).\n")
+"""The first lines of every tuned strategy file."""
+
+
 def write_tuned(game: Tunable, outcome: Outcome, path: Path, command: str) -> None:
-    """Write a tuning's outcome to ``path`` (the game's ``tuned_path`` by default)."""
+    """Write a tuning's outcome to ``path`` (the caller has checked it may be written)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    header = ("# Written by cakesim tune: the tuned strategy ([strategy], read like an "
-              "experiment's\n# [strategies.NAME] table) and how it was found ([tuning]).\n")
-    path.write_text(header + tomli_w.dumps(outcome_table(game, outcome, command)))
+    path.write_text(HEADER + tomli_w.dumps(outcome_table(game, outcome, command)))
+
+
+def is_tuned_file(path: Path) -> bool:
+    """Whether ``path`` begins as ``write_tuned`` begins a file, so tune may write it again."""
+    try:
+        with path.open(encoding="utf-8", errors="replace") as file:
+            return file.readline() == HEADER.splitlines(keepends=True)[0]
+    except OSError:
+        return False
