@@ -73,10 +73,13 @@ def answer(kind: str, game: Game, summary: dict, analyses: dict) -> Answer:
         found.paragraph += f" {worst}"
         found.line = f"{found.line.rstrip('.')}. {worst}"
     for name, data in summary.get("sections", {}).items():
-        # A supplement (the skill ladder, Speedtorte's tiers) says whether the answer
-        # holds for weak and strong players alike.
-        if getattr(analyses[name], "SUPPLEMENT", False) and name != kind:
-            found.paragraph += f" Across player strengths: {analyses[name].headline(data)}"
+        # A supplement adds its headline after its lead: whether the answer holds for weak
+        # and strong players alike (the skill ladder, Speedtorte's tiers), which readings
+        # of the rules it depends on (the assumptions).
+        module = analyses[name]
+        if getattr(module, "SUPPLEMENT", False) and name != kind:
+            lead = getattr(module, "SUPPLEMENT_LEAD", "Across player strengths:")
+            found.paragraph += f" {lead} {module.headline(data)}"
     if any(t["control"] for t in summary["tables"]):
         found.paragraph += f" {CONTROLS}"
     return found

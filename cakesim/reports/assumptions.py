@@ -22,7 +22,12 @@ from cakesim.reports.summaries import difference, first_seat_share, player_summa
 from cakesim.reports.text import percent, points
 from cakesim.stats.intervals import Estimate, by_deal
 
-__all__ = ["AssumptionsQuestion", "analyse", "headline", "markdown", "numbers", "parse", "plot"]
+__all__ = ["SUPPLEMENT", "SUPPLEMENT_LEAD", "AssumptionsQuestion", "analyse", "headline",
+           "markdown", "numbers", "parse", "plot"]
+
+SUPPLEMENT = True
+"""The section adds to the experiment's answer which readings it rests on."""
+SUPPLEMENT_LEAD = "Assumptions:"
 
 KIND_WORDS = {"reading": "a reading of the rules", "invented": "invented by cakesim",
               "parameter": "a model parameter"}
@@ -87,7 +92,8 @@ def headline(data: dict) -> str:
     depends = [a["name"] for a in measured if a["depends"]]
     margin = f"{100 * data['margin']:g} pp"
     if not measured:
-        return "No assumption was measured under another reading."
+        names = ", ".join(a["name"] for a in data["assumptions"])
+        return f"none of the assumptions listed ({names}) was measured under another reading."
     if not depends:
         return (f"Under every other reading measured ({', '.join(a['name'] for a in measured)})"
                 f" the headline numbers move by less than {margin}, or not clearly.")
