@@ -72,6 +72,8 @@ tune: install  ## re-tune the shipped tuned strategies of both slicing games (P 
 # (about 1,000 to 3,000 games/s per core): their searches are smaller, as the report says.
 EXPLOIT := $(PY) -m cakesim exploit
 SMALLER := --budget 48 --games 1000 --confirm 10000
+# Every target meets every challenger: the named strategies (the search players at 100 and
+# 300 iterations among them), the tuning's population and the tuner in every code family.
 # The search player is exploited heads-up only, with the smaller search: every game a
 # candidate plays against it has P - 1 search players (a few hundred games/s at most).
 exploitability: install  ## best responses to every named strategy: reports/exploitability/

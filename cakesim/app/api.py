@@ -630,11 +630,13 @@ def exploit(game: str, strategies: list[str], players: list[int], budget: int = 
         arena = Arena(g, rules, players_in_range(count, rules), g.variants[0])
         with flag_errors("--strategy"):
             targets = [g.named_strategy(name, count) for name in strategies]
-        # Every named strategy, and the strong players the tuning met, start the search.
-        starts = ({n: g.named_strategy(n, count) for n in g.strategy_names
-                   if n not in g.search_strategies}
-                  | tuned_population(g, count, g.variants[0]))
-        searches += [(arena, target, starts) for target in targets]
+        # Every named strategy (the search players too), and the strong players the
+        # tuning met, challenge the target; the tuner's searches start from the best.
+        population = tuned_population(g, count, g.variants[0])
+        starts = {n: g.named_strategy(n, count) for n in g.strategy_names} | population
+        families = ({n: "search" for n in g.search_strategies}
+                    | dict.fromkeys(population, "tuning population"))
+        searches += [(arena, target, starts, families) for target in targets]
     folder = None
     if report is not None:
         folder = _output(Path(report), "--report", f"{REPORTS}/{EXPLOITABILITY}, or a folder "
@@ -646,8 +648,9 @@ def exploit(game: str, strategies: list[str], players: list[int], budget: int = 
                f"--confirm {confirm} --seed {seed}"
                + (f" --report {shown_path(folder)}" if folder is not None else ""))
     store = _cache_root(cache)
-    results = [best_response(arena, target, starts, plan, seed, n_jobs, progress, store)
-               for arena, target, starts in searches]
+    results = [best_response(arena, target, starts, plan, seed, n_jobs, progress, store,
+                             families)
+               for arena, target, starts, families in searches]
     written = None
     if folder is not None:
         path = folder / f"{g.name}.json"

@@ -23,6 +23,7 @@ its population among it.
 """
 
 import dataclasses
+import itertools
 import sys
 from abc import ABC
 from collections.abc import Mapping, Sequence
@@ -227,6 +228,17 @@ class Tunable(ABC):
     search_strategies: ClassVar[tuple[str, ...]] = ()
     """Built-in strategies that search at every move: strong but slow, so the tuner and the
     best-response search never start from them."""
+
+    def response_families(self, variant: str) -> list[dict[str, str]]:
+        """The code choices a best response is searched in (``tuning.exploit``), one
+        search each: every combination of every code's choices that neither plays at
+        random nor searches (search players are challengers of their own)."""
+        spec = self.named_strategy(self.tuning_base).spec
+        options = {field: [c for c in code.choices
+                           if c not in (RANDOM_CHOICE, spec.search_choice)]
+                   for field, code in spec.codes.items()}
+        return [dict(zip(options, combination, strict=True))
+                for combination in itertools.product(*options.values())]
 
     def tuning_start(self, players: int, variant: str) -> tuple[Strategy, dict[str, tuple]]:
         """The strategy a tuning at ``players`` and ``variant`` starts from and the weights

@@ -91,9 +91,15 @@ def measure(arena: Arena, pairs: list[tuple[Strategy, Strategy]], seed: int, gam
 
 def share_of(wins: np.ndarray) -> Estimate:
     """The candidate's win share with its interval; deals are the independent units."""
-    return mean_of(wins.mean(axis=1))
+    return _within_shares(mean_of(wins.mean(axis=1)))
 
 
 def seat_shares(wins: np.ndarray) -> list[Estimate]:
     """The candidate's win share at each seat, with intervals."""
-    return [mean_of(wins[:, seat]) for seat in range(wins.shape[1])]
+    return [_within_shares(mean_of(wins[:, seat])) for seat in range(wins.shape[1])]
+
+
+def _within_shares(e: Estimate) -> Estimate:
+    """``e`` with its interval cut to 0..1: a share lies there, so the cut interval covers
+    it whenever the whole one does (no -0.0 % lower ends)."""
+    return Estimate(e.value, max(e.low, 0.0), min(e.high, 1.0), e.n)

@@ -237,8 +237,9 @@ class Searches:
                         disable=not progress, leave=False)
 
     def run(self, step: int, objective: Callable[[], Objective], x0: np.ndarray,
-            evaluations: int, seed: int) -> np.ndarray:
-        """Search ``step`` (its result read back if it finished before an interruption)."""
+            evaluations: int, seed: int, space: Space | None = None) -> np.ndarray:
+        """Search ``step`` (its result read back if it finished before an interruption), in
+        ``space`` (default: the searches' own)."""
         done = self.progress["done"]
         if step < len(done):
             self.bar.update(evaluations)
@@ -246,8 +247,9 @@ class Searches:
         state = self.progress.setdefault("current", {})
         if "es" in state:
             self.bar.update(state["es"].countevals)
-        x = cma_search(self.space, objective(), x0, evaluations, derived_seed(seed, 1, step),
-                       self.bar, state, lambda: self.checkpoint.save(self.progress))
+        x = cma_search(space or self.space, objective(), x0, evaluations,
+                       derived_seed(seed, 1, step), self.bar, state,
+                       lambda: self.checkpoint.save(self.progress))
         done.append(x)
         self.progress.pop("current")
         self.checkpoint.save(self.progress)

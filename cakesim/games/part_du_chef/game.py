@@ -65,6 +65,14 @@ class PartDuChef(SlicingGame):
     position_of = staticmethod(end_position)
     strategy_names = (*BUILTIN, TUNED, *SlicingGame.search_budgets)
 
+    def response_families(self, variant: str) -> list[dict[str, str]]:
+        """Without La Marianne its code decides nothing: only the base's choice is kept."""
+        families = super().response_families(variant)
+        if variant == "marianne":
+            return families
+        kept = self.builtin[self.tuning_base].marianne
+        return [f for f in families if f["marianne"] == kept]
+
     def game_metrics_of(self, table: TableSpec) -> tuple[str, ...]:
         """The per-game metrics a table reports: La Marianne's only when it is in play."""
         if table.rules.marianne:
