@@ -99,6 +99,11 @@ class StrategySpec:
                 raise ValueError(f"code {name!r} follows {code.follows[0]!r}, which is not "
                                  f"an earlier code")
 
+    def in_words(self, chosen: Mapping[str, str]) -> str:
+        """Code choices as ``describe`` words them: ``greedy chooser, balanced cutter``."""
+        return ", ".join(f"{choice} {self.codes[field].label}"
+                         for field, choice in chosen.items())
+
     def index(self, name: str) -> int:
         """Where weight ``name`` sits in the kernel's parameter row: the kernels' index
         constants are made by it from the declared weights, never kept by hand."""
@@ -208,8 +213,7 @@ class WeightedStrategy:
         searching = spec.search_choice in chosen.values()
         weights = ", ".join(f"{k}={v:g}" for k, v in self.all_weights().items()
                             if searching or k not in spec.search_parameters)
-        codes = ", ".join(f"{choice} {spec.codes[field].label}"
-                          for field, choice in chosen.items())
+        codes = spec.in_words(chosen)
         return f"{codes} ({weights})" if codes else weights
 
 
