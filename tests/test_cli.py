@@ -509,6 +509,18 @@ def test_ctrl_c_keeps_finished_chunks_and_says_how_to_resume(project, capsys, mo
     assert "reused 1 of 12 chunks from the cache" in capsys.readouterr().err
 
 
+def test_a_run_says_before_its_first_game_how_long_it_will_take(project, capsys):
+    argv = ["run", "tiny", "--games", "200", "--n-jobs", "1"]
+    assert main(argv) == 0
+    lines = capsys.readouterr().err.splitlines()
+    said = [line for line in lines if "to play" in line]
+    assert len(said) == 1 and re.fullmatch(r"[\d,]+ games to play: about [\d.]+ s on 1 core "
+                                           r"\(timed on a few games of each table\)", said[0])
+    assert main(argv) == 0
+    assert ("every one of the 3 chunks is in the cache: nothing to play"
+            in capsys.readouterr().err)
+
+
 def test_the_compile_message_comes_once_and_only_before_a_first_compile(tmp_path, monkeypatch,
                                                                       capsys):
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "numba"))

@@ -42,10 +42,13 @@ from cakesim.engine.project import (
 from cakesim.engine.runner import (
     DEFAULT_CHUNK,
     DEFAULT_KEEP_ROWS,
+    Estimate,
     RunProgress,
     TableRun,
     backend,
+    estimate,
     run_table,
+    say_if_compiling,
 )
 from cakesim.games import game_named
 from cakesim.kits.replay import replayable
@@ -161,6 +164,8 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
              + (_games_of((t, experiment.plan.games) for t in own for _ in range(2))
                 if pilot else 0))
     with backend(backend_name, scheduler), RunProgress(total, progress, store is not None) as run:
+        if progress:
+            run.note(_estimate(experiment, own if pilot else [], store, n_jobs).message)
         runs = [run_table(table, count, experiment.seed, n_jobs, experiment.chunk_size,
                           experiment.keep_rows, progress, store)
                 for table, count in zip(experiment.tables, experiment.table_games,
@@ -183,6 +188,22 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
             # The rule files as played, to read, or to play again with --rules.
             (folder / name).write_text(text, encoding="utf-8")
     return ExperimentResult(experiment, runs, report, plan)
+
+
+def _estimate(experiment, pilot: list[TableSpec], store: ChunkCache | None,
+              n_jobs: int) -> Estimate:
+    """Before the first game: how many games are left to play and about how long they take."""
+    say_if_compiling(True)
+    found = estimate(list(zip(experiment.tables, experiment.table_games, strict=True)),
+                     experiment.seed, experiment.chunk_size, store, n_jobs)
+    if pilot:
+        # The pilot plays its tables at independent and at duplicate deals, never cached.
+        games = experiment.plan.games
+        extra = estimate([(replace(t, duplicate=d), games) for t in pilot for d in (False, True)],
+                         experiment.seed, min(DEFAULT_CHUNK, games), None, n_jobs)
+        found = replace(found, games=found.games + extra.games,
+                        seconds=found.seconds + extra.seconds)
+    return found
 
 
 def _override_flags(games: int | None, skill_games: int | None, changes: RuleChanges,

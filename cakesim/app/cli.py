@@ -22,7 +22,7 @@ from cakesim.engine.arguments import (
 )
 from cakesim.engine.errors import InputError
 from cakesim.engine.project import shown_path, strict_json
-from cakesim.engine.runner import Interrupted
+from cakesim.engine.runner import Interrupted, duration_text
 from cakesim.engine.version import __version__
 from cakesim.games import GAME_COMMANDS, GAMES, all_games, game_named
 from cakesim.kits.replay import replayable, scorable
@@ -363,19 +363,9 @@ def _run(args) -> int:
 def _answer(answer: str, started: float, report) -> int:
     """The end of a run: its answer in one line, the time it took, where its report is."""
     print(answer)
-    print(f"took {_duration(time.monotonic() - started)}")
+    print(f"took {duration_text(time.monotonic() - started)}")
     print(f"wrote {shown_path(report)}")
     return 0
-
-
-def _duration(seconds: float) -> str:
-    """``4.2 s``, ``3 min 05 s``, ``1 h 02 min``."""
-    if seconds < 60:
-        return f"{seconds:.1f} s"
-    minutes, whole = divmod(round(seconds), 60)
-    if minutes < 60:
-        return f"{minutes} min {whole:02d} s"
-    return f"{minutes // 60} h {minutes % 60:02d} min"
 
 
 def _compare(args) -> int:

@@ -12,6 +12,7 @@ for the message when it is interrupted.
 
 import os
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed, parallel_config
+from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 from tqdm import tqdm
 
 from cakesim.engine.cache import ChunkCache
@@ -30,6 +31,9 @@ from cakesim.engine.numba_cache import CACHE_ENV
 DEFAULT_CHUNK = 20_000
 DEFAULT_KEEP_ROWS = 1_000_000
 BACKENDS = ("loky", "dask")
+TIMING_SECONDS = 0.05
+"""How long each table is timed for a run's estimate: long enough that a chunk's fixed
+cost (arrays, dispatch) does not swamp a fast bot's games, short against a run."""
 
 
 @dataclass
@@ -254,6 +258,11 @@ class RunProgress:
         self.games += games
         self.kept += in_cache
 
+    def note(self, line: str) -> None:
+        """Print a line above the bars (when the run shows progress)."""
+        if self.enabled:
+            tqdm.write(line, file=sys.stderr)
+
     def phase(self, desc: str) -> None:
         """Start the bar afresh for a part of the run whose games are not known ahead."""
         self.bar.reset()
@@ -290,6 +299,91 @@ def say_if_compiling(enabled: bool) -> None:
     if enabled and not _told_compiling and not _compiled_at_start:
         _told_compiling = True
         tqdm.write("compiling the kernels (first run only, about a minute)", file=sys.stderr)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """How much of a run is left to play, and about how long it will take."""
+
+    games: int
+    """Games in the chunks the cache does not hold."""
+    chunks: int
+    """Chunks of the run."""
+    cached: int
+    """Chunks of the run already in the cache."""
+    seconds: float
+    """Wall time for the games left, from each table's timed games (compiling excluded)."""
+    workers: int
+
+    @property
+    def message(self) -> str:
+        """The line printed before the first game."""
+        if not self.games:
+            return f"every one of the {self.chunks:,} chunks is in the cache: nothing to play"
+        held = f", {self.cached:,} of {self.chunks:,} chunks in the cache" if self.cached else ""
+        cores = f"{self.workers} core{'s' if self.workers != 1 else ''}"
+        return (f"{self.games:,} games to play{held}: about {duration_text(self.seconds)} on "
+                f"{cores} (timed on a few games of each table)")
+
+
+def missing_chunks(table: TableSpec, games: int, seed: int, chunk_size: int,
+                   cache: ChunkCache | None) -> tuple[list[tuple[int, int]], int]:
+    """The ``(start, stop)`` chunks of a table's run the cache does not hold, and all of them."""
+    per_deal = table.games_per_deal
+    bounds = chunk_bounds(-(-games // per_deal) * per_deal, chunk_size, per_deal)
+    missing = [(a, b) for a, b in bounds
+               if cache is None or not cache.path(table, seed, a, b).is_file()]
+    return missing, len(bounds)
+
+
+def seconds_per_game(table: TableSpec, seed: int, most: int) -> float:
+    """One core's seconds per game at ``table``, timed on up to ``most`` of its games.
+
+    The first deal is played once untimed: it compiles the kernel (or loads it) and warms
+    the caches. Then four times as many games each try until ``TIMING_SECONDS`` pass.
+    """
+    per_deal = table.games_per_deal
+    table.game.play_chunk(table, seed, 0, per_deal)
+    games = per_deal
+    while True:
+        started = time.perf_counter()
+        table.game.play_chunk(table, seed, 0, games)
+        seconds = time.perf_counter() - started
+        if seconds >= TIMING_SECONDS or games >= most:
+            return seconds / games
+        games = min(4 * games, -(-most // per_deal) * per_deal)
+
+
+def estimate(tables: list[tuple[TableSpec, int]], seed: int, chunk_size: int,
+             cache: ChunkCache | None, n_jobs: int = -1) -> Estimate:
+    """The games of ``(table, games)`` left to play and the wall time they will take.
+
+    A table's chunks run side by side on at most ``n_jobs`` cores, so a table of fewer
+    chunks than cores runs on fewer.
+    """
+    workers = effective_n_jobs(n_jobs)
+    games = chunks = cached = 0
+    seconds = 0.0
+    for table, count in tables:
+        missing, every = missing_chunks(table, count, seed, chunk_size, cache)
+        chunks += every
+        cached += every - len(missing)
+        left = sum(b - a for a, b in missing)
+        if left:
+            games += left
+            seconds += (left * seconds_per_game(table, seed, left)
+                        / min(workers, len(missing)))
+    return Estimate(games, chunks, cached, seconds, workers)
+
+
+def duration_text(seconds: float) -> str:
+    """``4.2 s``, ``3 min 05 s``, ``1 h 02 min``."""
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, whole = divmod(round(seconds), 60)
+    if minutes < 60:
+        return f"{minutes} min {whole:02d} s"
+    return f"{minutes // 60} h {minutes % 60:02d} min"
 
 
 def _play(table: TableSpec, seed: int, start: int, stop: int) -> Chunk:

@@ -204,15 +204,19 @@ class WeightedStrategy:
         found = {"codes": self.codes, "params": self.params}
         return {name: found[name] for name in self.spec.vector_names}
 
+    @property
+    def searches(self) -> bool:
+        """Whether one of its codes plays the search player (``spec.search_choice``)."""
+        return self.spec.search_choice in self.choices().values()
+
     def describe(self) -> str:
         """One line: every code's choice and the weights (a search's only when it
         searches), or the game's words for uniform random play."""
         spec, chosen = self.spec, self.choices()
         if spec.uniform is not None and all(c == RANDOM_CHOICE for c in chosen.values()):
             return spec.uniform
-        searching = spec.search_choice in chosen.values()
         weights = ", ".join(f"{k}={v:g}" for k, v in self.all_weights().items()
-                            if searching or k not in spec.search_parameters)
+                            if self.searches or k not in spec.search_parameters)
         codes = spec.in_words(chosen)
         return f"{codes} ({weights})" if codes else weights
 

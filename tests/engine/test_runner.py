@@ -5,7 +5,15 @@ import pandas as pd
 import pytest
 
 from cakesim.engine.cache import ChunkCache
-from cakesim.engine.runner import Interrupted, RunProgress, chunk_bounds, run_table
+from cakesim.engine.runner import (
+    Estimate,
+    Interrupted,
+    RunProgress,
+    chunk_bounds,
+    duration_text,
+    estimate,
+    run_table,
+)
 from tests.engine.test_cache import assert_same_totals
 from tests.games.piece_o_cake.conftest import table_of
 
@@ -61,3 +69,31 @@ def test_a_run_counts_every_game_of_its_tables_and_the_chunks_it_keeps(tmp_path)
         raise KeyboardInterrupt
     assert stop.value.message == ("interrupted: 2 finished chunks kept; rerun the same "
                                   "command to resume")
+
+
+def test_an_estimate_counts_only_the_games_the_cache_lacks(tmp_path):
+    table = table_of(3, "base", ("greedy",))
+    cache = ChunkCache(tmp_path)
+    run_table(table, 100, seed=2, n_jobs=1, chunk_size=100, progress=False, cache=cache)
+    found = estimate([(table, 300), (table_of(4, "base", ("random",), duplicate=True), 101)],
+                     seed=2, chunk_size=100, cache=cache, n_jobs=2)
+    # The first 100 games of the first table are cached; the duplicate table rounds up.
+    assert (found.games, found.chunks, found.cached) == (200 + 104, 3 + 2, 1)
+    assert found.workers == 2 and 0 < found.seconds < 60
+    assert found.message.startswith("304 games to play, 1 of 5 chunks in the cache: about ")
+    assert found.message.endswith(" on 2 cores (timed on a few games of each table)")
+
+
+def test_an_estimate_of_a_cached_run_plays_nothing(tmp_path):
+    table = table_of(2, "base", ("random",))
+    cache = ChunkCache(tmp_path)
+    run_table(table, 50, seed=1, n_jobs=1, chunk_size=25, progress=False, cache=cache)
+    found = estimate([(table, 50)], seed=1, chunk_size=25, cache=cache, n_jobs=1)
+    assert found == Estimate(games=0, chunks=2, cached=2, seconds=0.0, workers=1)
+    assert found.message == "every one of the 2 chunks is in the cache: nothing to play"
+
+
+@pytest.mark.parametrize(("seconds", "text"), [(4.24, "4.2 s"), (185, "3 min 05 s"),
+                                               (3720, "1 h 02 min")])
+def test_durations_read_as_a_person_would_say_them(seconds, text):
+    assert duration_text(seconds) == text

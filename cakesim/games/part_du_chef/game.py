@@ -95,7 +95,8 @@ class PartDuChef(SlicingGame):
         columns = seat | game
         kernel.play_games(np.uint64(seed), first_game, table.duplicate,
                           kernel.table_rules(table.rules), strategies,
-                          kernel.Results(*(columns[m] for m in kernel.Results._fields)))
+                          kernel.Results(*(columns[m] for m in kernel.Results._fields)),
+                          self.searching(table))
         game["marianne_used"][:] = game["marianne_pizza"] > 0
         metrics = self.game_metrics_of(table)
         return Chunk(first_game, seat, {m: v for m, v in game.items() if m in metrics})

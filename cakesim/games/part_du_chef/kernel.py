@@ -41,7 +41,7 @@ from cakesim.games.slicing.circle import cut_table
 from cakesim.games.slicing.cutting import arc_table
 from cakesim.games.slicing.tabletop import WIN_UNITS
 from cakesim.kits.bandit import new_bandit
-from cakesim.kits.search import decide
+from cakesim.kits.search import decide, searching_space
 from cakesim.kits.seating import reseat, seat_of_deal
 
 __all__ = ["WIN_UNITS", "Results", "Rules", "Scratch", "Sheet", "State", "Strategies", "View",
@@ -281,14 +281,16 @@ def new_search_space(rules, strategies):
 
 
 @jit
-def play_games(seed, first_game, duplicate, rules, strategies, results):
+def play_games(seed, first_game, duplicate, rules, strategies, results, search):
     """Play ``total.shape[0]`` games; seat 0 is the first chef, seats in play order.
 
     ``codes[j]``/``params[j]`` is player ``j``'s strategy; player ``j`` sits at seat
     ``(j + rotation) % P``. Per seat: total, majority, olives, slice (receipt) points,
     diversity points, kept burnt slices, win units. Per game: finisher steals, finishers
     kept with nobody to rob, finishers eaten, eaten slices, and the pizza (1-based) on
-    whose turn La Marianne was played (0: not played).
+    whose turn La Marianne was played (0: not played). ``search`` is true when a player
+    searches, ``None`` when none does (the kernel is then compiled without the search:
+    ``searching_space``).
     """
     # Every array of a game is allocated here, once; play_batch, compiled without the
     # reference counting that pulling arrays out of the bundles would cost here, plays.
@@ -298,7 +300,7 @@ def play_games(seed, first_game, duplicate, rules, strategies, results):
     play_batch(seed, first_game, duplicate, rules, strategies, state,
                new_scratch(players, kinds + 2, rules.slices_per_pizza, rules.cut_masks.shape[0]),
                new_sheet(players, kinds, state.box_count[kinds]),
-               new_search_space(rules, strategies), results)
+               searching_space(search, new_search_space(rules, strategies)), results)
 
 
 @jit_borrowing

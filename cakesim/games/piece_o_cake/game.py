@@ -107,7 +107,7 @@ class PieceOCake(SlicingGame):
         rules = kernel.rule_data(a, _cut_masks(a["slices_per_cake"], a["portion_limit"]))
         # The output bundle's fields are named as the metrics.
         kernel.play_games(np.uint64(seed), first_game, table.duplicate, rules, codes, params,
-                          kernel.Results(**seat, **game))
+                          kernel.Results(**seat, **game), self.searching(table))
         return Chunk(first_game, seat, {m: game[m] for m in self.game_metrics_of(table)})
 
     def dealt(self, table: TableSpec, seed: int, deal: int) -> np.ndarray:

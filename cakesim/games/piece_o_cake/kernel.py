@@ -45,7 +45,7 @@ from cakesim.games.piece_o_cake.steps import (
 )
 from cakesim.games.piece_o_cake.strategies import chance_table_shape, fill_chances, most_in_pile
 from cakesim.kits.bandit import new_bandit
-from cakesim.kits.search import decide
+from cakesim.kits.search import decide, searching_space
 from cakesim.kits.seating import reseat, seat_of_deal
 
 
@@ -345,13 +345,15 @@ def new_search_space(rules, params, chances):
 
 
 @jit
-def play_games(seed, first_game, duplicate, rules, codes, params, results):
+def play_games(seed, first_game, duplicate, rules, codes, params, results, search):
     """Play ``results.total.shape[0]`` games; seat 0 is the first waiter, seats in play order.
 
     ``codes[j]``/``params[j]`` is player ``j``'s strategy; player ``j`` sits at seat
     ``(j + rotation) % P``. Per seat: total, majority and cream points and win units;
     per game: declines with eating, passes, discarded slices, eaten and collected slices.
-    Here every array is allocated, once; ``play_batch`` plays the games in them.
+    ``search`` is true when a player searches, ``None`` when none does (the kernel is then
+    compiled without the search: ``searching_space``). Here every array is allocated,
+    once; ``play_batch`` plays the games in them.
     """
     players = results.total.shape[1]
     planes, opens, leads = chance_table_shape(most_in_pile(rules.kind_count, rules.joker_kind))
@@ -362,8 +364,9 @@ def play_games(seed, first_game, duplicate, rules, codes, params, results):
     seats = Strategies(np.empty((players, codes.shape[1]), dtype=codes.dtype),
                        np.empty((players, params.shape[1]), dtype=params.dtype),
                        np.empty_like(chances))
+    space = searching_space(search, new_search_space(rules, params, chances))
     play_batch(seed, first_game, duplicate, rules, by_player, seats, new_state(rules, players),
-               new_scratch(rules, players), new_search_space(rules, params, chances), results)
+               new_scratch(rules, players), space, results)
 
 
 @jit_borrowing

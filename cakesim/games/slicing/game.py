@@ -71,6 +71,12 @@ class SlicingGame(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks)
                                                f"{', '.join(self.strategy_names)}")
         return self.builtin[name]
 
+    @staticmethod
+    def searching(table: TableSpec) -> bool | None:
+        """The kernel's ``search`` argument: true if a player searches, else ``None`` (its
+        kernel is then compiled without the search: ``kits.search.searching_space``)."""
+        return True if any(s.searches for s in table.strategies) else None
+
     def searched_moves(self, table: TableSpec) -> int:
         """Cuts and choices per game made by search players (strategies by seat)."""
         rounds, seats = self.rounds(table), table.strategies

@@ -29,6 +29,17 @@ def test_search_strategies_are_the_tuned_bot_searching():
     assert GAME.weights_of(deep) == GAME.weights_of(tuned) | {"iterations": 300.0}
 
 
+def test_only_a_table_with_a_searching_player_compiles_the_search(monkeypatch):
+    tuned = GAME.named_strategy("tuned", 3)
+    assert GAME.searching(GAME.table(RULES, 3, [tuned] * 3, "base")) is None
+    table = GAME.table(RULES, 3, [tuned, searcher(3), tuned], "base")
+    assert GAME.searching(table) is True
+    # A kernel told that nobody searches refuses a seat that does, rather than hang.
+    monkeypatch.setattr(type(GAME), "searching", staticmethod(lambda table: None))
+    with pytest.raises(ValueError, match="compiled without the search"):
+        GAME.play_chunk(table, 1, 0, 1)
+
+
 def test_a_game_is_a_function_of_seed_and_index():
     table = GAME.table(RULES, 3, [searcher(3)] * 3, "compensation")
     whole = GAME.play_chunk(table, 5, 0, 12)
