@@ -276,6 +276,22 @@ def test_skill_is_on_by_default_when_the_game_has_a_skill_ladder(tmp_path, monke
                                              "3P base random control"]
 
 
+def test_a_strength_may_be_one_of_the_experiments_strategies(tmp_path):
+    path = _skill(tmp_path, '[strategies.search40]\nbuiltin = "search"\niterations = 40\n\n'
+                            '[strategies.greedy]\nchooser = "random"\ncutter = "random"\n\n'
+                            '[skill]\nstrengths = ["greedy", "search", "search40"]')
+    experiment = load_experiment(str(path))
+    game, tables = experiment.game, {t.label: t for t in experiment.tables}
+    budgets = [game.weights_of(tables[f"4P base · skill {name}"].strategies[0])["iterations"]
+               for name in ("search", "search40")]
+    assert budgets == [100.0, 40.0]
+    assert tables["4P base · mixed search40 vs tuned"].strategies[0].name == "search40"
+    # A built-in name means the built-in, whatever the experiment calls by that name.
+    greedy = tables["4P base · skill greedy"].strategies[0]
+    assert game.same_play(greedy, game.named_strategy("greedy", 4), 4)
+    assert not game.same_play(greedy, game.named_strategy("random", 4), 4)
+
+
 @pytest.mark.parametrize(("skill", "key", "message"), [
     ('strengths = ["random", "cleverest"]', "skill.strengths",
      "'cleverest' is not allowed; allowed values: random, greedy"),

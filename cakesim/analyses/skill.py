@@ -6,6 +6,7 @@ from that table, any other becomes a table of its own. ``cakesim.reports.skill``
 and presents the rows' runs.
 """
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 from cakesim.engine.contract import Game, RuleSet, TableSpec
@@ -39,7 +40,8 @@ class SkillQuestion:
     """The strengths to re-play the headline tables with, at how many games, and where."""
 
     strengths: tuple[str, ...] = ()
-    """Built-in strategy names, weakest first; empty: the game's ``skill_ladder``."""
+    """Built-in or the experiment's strategy names, weakest first; empty: the game's
+    ``skill_ladder``."""
     games: int = GAMES
     ci_games: int = CI_GAMES
     tables: tuple[str, ...] = ()
@@ -89,25 +91,29 @@ def _names(table: Table, key: str) -> tuple[str, ...]:
     return tuple(names)
 
 
-def add_rows(question: SkillQuestion, game: Game, rules: RuleSet,
-             tables: list[TableSpec]) -> tuple[SkillQuestion, list[TableSpec]]:
+def add_rows(question: SkillQuestion, game: Game, rules: RuleSet, tables: list[TableSpec],
+             own: Mapping[str, Callable[[int, str], object]] | None = None,
+             ) -> tuple[SkillQuestion, list[TableSpec]]:
     """The question with its rows placed, and the tables to add to the experiment for them.
 
     ``tables`` are the experiment's own tables: a row one of them (or an earlier row)
-    already plays is read from it.
+    already plays is read from it. ``own`` are the experiment's ``[strategies]`` a strength
+    may name besides the built-in ones (e.g. a search player at a larger budget): each
+    gives the strategy as it plays at ``(players, variant)``.
     """
-    spec = question.spec
+    spec, own = question.spec, own or {}
+    allowed = [*game.strategy_names, *own]
     strengths = question.strengths or game.skill_ladder
     if not strengths:
         raise spec.error("strengths", f"missing: {game.name} has no skill ladder; name its "
-                                      "built-in strategies, weakest first (allowed values: "
-                                      f"{', '.join(game.strategy_names)})")
+                                      "built-in strategies or the experiment's, weakest first "
+                                      f"(allowed values: {', '.join(allowed)})")
     named = [("strengths", s) for s in strengths]
     for key, name in named + ([("reference", question.reference)] if question.mixed else []):
-        if name not in game.strategy_names:
+        if name not in allowed:
             raise spec.error(key, f"{name!r} is not allowed; allowed values: "
-                                  f"{', '.join(game.strategy_names)}")
-    rows = _Rows(game, rules, spec, list(tables))
+                                  f"{', '.join(allowed)}")
+    rows = _Rows(game, rules, spec, list(tables), own)
     settings = {}
     for headline in _headlines(question, tables):
         key = (headline.players, headline.variant, headline.options)
@@ -138,6 +144,8 @@ class _Rows:
     rules: RuleSet
     spec: Table
     pool: list[TableSpec]
+    own: Mapping[str, Callable[[int, str], object]]
+    """The experiment's strategies by name (``add_rows``)."""
     added: list[TableSpec] = field(default_factory=list)
 
     def setting(self, headline: TableSpec, strengths: tuple[str, ...],
@@ -164,8 +172,11 @@ class _Rows:
         return Setting(name, headline.label, uniform, mixed)
 
     def strategy(self, name: str, headline: TableSpec, key: str):
-        """The built-in strategy ``name`` (given as ``key``) as it plays at the headline."""
+        """The experiment's or the built-in strategy ``name`` (given as ``key``) as it plays
+        at the headline."""
         try:
+            if name in self.own:
+                return self.own[name](headline.players, headline.variant)
             return self.game.named_strategy(name, headline.players, headline.variant)
         except InputError as error:
             raise self.spec.error(key, f"{name!r} at {headline.label!r}: "

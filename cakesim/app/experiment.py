@@ -17,6 +17,7 @@ and its errors name the flag.
 """
 
 import argparse
+import functools
 import hashlib
 import itertools
 import re
@@ -355,7 +356,8 @@ def load_experiment(name_or_path: str, games: int | None = None,
     keep_rows = head.int_in("keep_rows", 0, 10**9, DEFAULT_KEEP_ROWS)
     headlines = skill_rows.headline_tables([t for t in tables.tables
                                             if t.label not in tables.controls])
-    added = _skill_rows(game, rules, tables, sections, ci, head, keep_rows, sample)
+    added = _skill_rows(game, rules, tables, sections, ci, head, keep_rows, sample,
+                        strategies)
     added += _assumption_rows(game, head, path, changes, tables, sections, headlines)
     sample.check_override(tables.tables, tables.games)
     labels = [t.label for t in tables.tables]
@@ -389,15 +391,20 @@ def load_experiment(name_or_path: str, games: int | None = None,
 
 
 def _skill_rows(game: Game, rules: RuleSet, tables: "_Tables", sections: dict, ci: bool,
-                head: Table, keep_rows: int, sample: SampleSize) -> list[TableSpec]:
+                head: Table, keep_rows: int, sample: SampleSize,
+                strategies: dict) -> list[TableSpec]:
     """Place the skill section's rows among ``tables``, sized for ``ci``; the new tables.
 
+    A strength may name one of the experiment's ``strategies`` too; a built-in name means
+    the built-in strategy (the game's skill ladder must mean the same in every experiment).
     The section is dropped from ``sections`` when it is disabled.
     """
     question = sections.pop("skill", None)
     if question is None or not question.enabled:
         return []
-    question, added = skill_rows.add_rows(question.sized(ci), game, rules, tables.tables)
+    own = {name: functools.partial(_at, game, strategy) for name, strategy in strategies.items()
+           if name not in game.strategy_names}
+    question, added = skill_rows.add_rows(question.sized(ci), game, rules, tables.tables, own)
     for table in added:
         sample.check_deals(table, question.games, question.spec, "ci_games" if ci else "games")
         tables.tables.append(table)
