@@ -201,7 +201,7 @@ def _estimate(experiment, pilot: list[TableSpec], store: ChunkCache | None,
         games = experiment.plan.games
         extra = estimate([(replace(t, duplicate=d), games) for t in pilot for d in (False, True)],
                          experiment.seed, min(DEFAULT_CHUNK, games), None, n_jobs)
-        found = replace(found, games=found.games + extra.games,
+        found = replace(found, games=found.games + extra.games, uncached=extra.games,
                         seconds=found.seconds + extra.seconds)
     return found
 
