@@ -183,7 +183,7 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
     if write:
         command = " ".join(["cakesim run", shlex.quote(shown_path(experiment.path)),
                             f"--seed {experiment.seed}", *flags])
-        report = write_report(experiment, runs, folder, command, plan, sections)
+        report = write_report(experiment, runs, folder, command, plan, sections, n_jobs)
         for name, text in experiment.changed_files.items():
             # The rule files as played, to read, or to play again with --rules.
             (folder / name).write_text(text, encoding="utf-8")

@@ -329,11 +329,16 @@ class Estimate:
                 f"{duration_text(self.seconds)} on {cores} (timed on a few games of each table)")
 
 
+def table_chunks(table: TableSpec, games: int, chunk_size: int) -> list[tuple[int, int]]:
+    """The ``(start, stop)`` chunks of ``games`` games at ``table``, rounded up to whole deals."""
+    per_deal = table.games_per_deal
+    return chunk_bounds(-(-games // per_deal) * per_deal, chunk_size, per_deal)
+
+
 def missing_chunks(table: TableSpec, games: int, seed: int, chunk_size: int,
                    cache: ChunkCache | None) -> tuple[list[tuple[int, int]], int]:
     """The ``(start, stop)`` chunks of a table's run the cache does not hold, and all of them."""
-    per_deal = table.games_per_deal
-    bounds = chunk_bounds(-(-games // per_deal) * per_deal, chunk_size, per_deal)
+    bounds = table_chunks(table, games, chunk_size)
     missing = [(a, b) for a, b in bounds
                if cache is None or not cache.path(table, seed, a, b).is_file()]
     return missing, len(bounds)
@@ -436,8 +441,8 @@ def run_table(table: TableSpec, games: int, seed: int, n_jobs: int = -1,
     """
     game = table.game
     per_deal = table.games_per_deal
-    games = -(-games // per_deal) * per_deal
-    bounds = chunk_bounds(games, chunk_size, per_deal)
+    bounds = table_chunks(table, games, chunk_size)
+    games = bounds[-1][1]
     seat_metrics = ((*game.seat_metrics, "win_units") if game.result_kind is ResultKind.SEATS
                     else ())
     totals = Totals(table.players, seat_metrics, game.game_metrics_of(table))

@@ -215,8 +215,9 @@ class WeightedStrategy:
         spec, chosen = self.spec, self.choices()
         if spec.uniform is not None and all(c == RANDOM_CHOICE for c in chosen.values()):
             return spec.uniform
+        searching = self.searches
         weights = ", ".join(f"{k}={v:g}" for k, v in self.all_weights().items()
-                            if self.searches or k not in spec.search_parameters)
+                            if searching or k not in spec.search_parameters)
         codes = spec.in_words(chosen)
         return f"{codes} ({weights})" if codes else weights
 

@@ -204,7 +204,7 @@ TRAJECTORY_CHUNK = 250
 """Replays per parallel task: enough to outweigh sending the table to a worker."""
 
 
-def trajectories(run: TableRun, games: int = TRAJECTORY_GAMES) -> dict | None:
+def trajectories(run: TableRun, games: int = TRAJECTORY_GAMES, n_jobs: int = -1) -> dict | None:
     """Lead changes and every seat's mean score after each round, over the table's first
     ``games`` games (whole deals, and at most a tenth of the table's) replayed by the
     reference engine, or ``None`` when the game has no rounds scored as it goes."""
@@ -217,9 +217,9 @@ def trajectories(run: TableRun, games: int = TRAJECTORY_GAMES) -> dict | None:
     if first is None:
         return None
     # Plain Python is slow (a report's replays took half its writing time on one core):
-    # the replays, each a pure function of (table, seed, game), run on every core.
+    # the replays, each a pure function of (table, seed, game), run on the run's cores.
     parts = [(a, min(a + TRAJECTORY_CHUNK, count)) for a in range(1, count, TRAJECTORY_CHUNK)]
-    replayed = (Parallel(n_jobs=-1)(delayed(_replays)(table, run.seed, a, b) for a, b in parts)
+    replayed = (Parallel(n_jobs=n_jobs)(delayed(_replays)(table, run.seed, a, b) for a, b in parts)
                 if len(parts) > 1 else [_replays(table, run.seed, a, b) for a, b in parts])
     scores = np.concatenate([first[None], *replayed])
     deal = np.arange(count) // per

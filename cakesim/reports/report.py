@@ -37,7 +37,7 @@ from cakesim.reports.summary_file import keep_date, read_summary, write_summary
 from cakesim.reports.text import percent, plus_minus, points
 
 
-def summarise(experiment, runs) -> dict:
+def summarise(experiment, runs, n_jobs: int = -1) -> dict:
     """Every number the report shows, with intervals, seed, config, file digests and counts.
 
     Seat verdicts are simultaneous over every seat of every table of the report
@@ -73,7 +73,7 @@ def summarise(experiment, runs) -> dict:
                       "verdict": verdict_sentence(seats, entry["control"]),
                       "metrics": table_metrics(run, experiment.seed)}
             if entry["headline"]:
-                entry["trajectories"] = trajectories(run)
+                entry["trajectories"] = trajectories(run, n_jobs=n_jobs)
         if seats_kind and len({s.name for s in t.strategies}) > 1:
             entry["players_by_strategy"] = player_summary(run)
         tables.append(entry)
@@ -133,14 +133,16 @@ def _same_apart_from_variant(a, b) -> bool:
 
 
 def write_report(experiment, runs, out: Path, command: str,
-                 plan: pd.DataFrame | None = None, sections: dict | None = None) -> Path:
+                 plan: pd.DataFrame | None = None, sections: dict | None = None,
+                 n_jobs: int = -1) -> Path:
     """Write the whole report folder; return the path of report.md.
 
     ``plan`` is the sample-size planner's pilot result, reported when given; ``sections``
-    the game-specific analyses (name -> data), each rendered by its game's module.
+    the game-specific analyses (name -> data), each rendered by its game's module;
+    ``n_jobs`` processes replay games for it (the score by round).
     """
     out.mkdir(parents=True, exist_ok=True)
-    summary = summarise(experiment, runs)
+    summary = summarise(experiment, runs, n_jobs)
     summary["command"] = command
     seats_kind = experiment.game.result_kind is ResultKind.SEATS
     if plan is not None:

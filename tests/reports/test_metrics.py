@@ -88,3 +88,20 @@ def test_trajectories_average_each_seat_after_each_round_by_deal():
     assert found["lead_changes"]["value"] == pytest.approx(1.0)
     assert found["score_by_round"][1][0]["value"] == pytest.approx(2.0)
     assert found["score_by_round"][0][1]["value"] == pytest.approx(0.5)
+
+
+class _Alternating(ReportHooks):
+    """Game ``i`` scores as game ``i % 3`` does: a module-level class, so workers get it."""
+
+    def score_trajectory(self, table, seed, index):
+        return np.array([[index % 3, 1], [2, index % 3 + seed]])
+
+
+def test_trajectories_replayed_on_several_cores_are_the_same_numbers():
+    table = SimpleNamespace(game=_Alternating(), games_per_deal=1, players=2)
+    run = SimpleNamespace(table=table, seed=4, totals=SimpleNamespace(games=6000))
+    alone = trajectories(run, n_jobs=1)
+    # 600 replays: the first, then three parallel tasks of at most 250.
+    assert alone["games"] == 600
+    assert trajectories(run, n_jobs=2) == alone
+    assert alone["score_by_round"][0][0]["value"] == pytest.approx(1.0)
