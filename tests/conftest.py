@@ -59,8 +59,9 @@ from cakesim.games import game_named
 game = game_named({name!r})
 rules = game.load_rules()
 players = game.default_players
-table = game.table(rules, players, [game.named_strategy(game.default_strategy, players)] * players)
-game.play_chunk(table, 1, 0, 2)
+for name in game.strategy_names:
+    table = game.table(rules, players, [game.named_strategy(name, players)] * players)
+    game.play_chunk(table, 1, 0, 1)
 """
 
 
@@ -70,6 +71,9 @@ def pytest_sessionstart(session):
     Numba keeps compiled kernels on disk; without this, the processes would each compile
     the same kernel at the same moment (minutes of a short run). Here each game is
     compiled by a process of its own, side by side, and the test processes load them.
+    A game plays one game with each of its built-in strategies, so that every build of
+    its kernel is compiled (the slicing games compile their search only for a table
+    where someone searches: a build of its own).
     """
     config = session.config
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):

@@ -451,8 +451,8 @@ def place_cube(rules, seats, player, seat, colour, restricted, g, state, results
 
 @jit_inline
 def take_colour(rules, seats, player, seat, restricted, g, state, results):
-    """Take a cube of the colour the player chooses from what the supply has and place it
-    (none left that fits a blue jar: a shortfall)."""
+    """Take a cube of the colour the player chooses from what the supply has and return
+    its colour, to be placed; -1 if none left fits a blue jar (a shortfall)."""
     colour = choose_colour(seats.codes[player, JARS], seats.params[player], rules,
                            state.jar_mask[seat], state.jar_count[seat], state.supply,
                            restricted, state.decision_stream)
@@ -460,7 +460,7 @@ def take_colour(rules, seats, player, seat, restricted, g, state, results):
         results.shortfall[g] += 1
     else:
         state.supply[colour] -= 1
-        place_cube(rules, seats, player, seat, colour, restricted, g, state, results)
+    return colour
 
 
 @jit_inline
@@ -515,29 +515,40 @@ def fill_jars(rules, seats, rotation, seat, restricted, g, state, results):
         if metal >= 0:
             state.owed_coins[metal] -= 1
             pay_coin(rules, seat, metal, g, state, results)
-        elif state.owed_cubes[GOLDEN_OWED] > 0:
+            continue
+        # Each branch yields the next cube to place, if any (``GOLDEN_CUBE`` is -1, so a
+        # flag says whether there is one); a single call of ``place_cube`` serves them all,
+        # because every call site is compiled in full (inlined, with the player's jar
+        # choice): four sites made a kernel that took three minutes to compile.
+        jar_restricted = restricted
+        if state.owed_cubes[GOLDEN_OWED] > 0:
             state.owed_cubes[GOLDEN_OWED] -= 1
-            if state.golden[0] == 0:
-                results.shortfall[g] += 1
-            else:
+            colour = GOLDEN_CUBE
+            placing = state.golden[0] > 0
+            if placing:
                 state.golden[0] -= 1
-                place_cube(rules, seats, player, seat, GOLDEN_CUBE, restricted, g, state,
-                           results)
-        elif state.owed_cubes[ANY_OWED] > 0:
-            state.owed_cubes[ANY_OWED] -= 1
-            # A cube of any colour keeps the colour restriction even at the end (RULES.md
-            # s4: only the golden symbols' cubes are exempt).
-            take_colour(rules, seats, player, seat, True, g, state, results)
-        elif state.owed_cubes[END_OWED] > 0:
-            state.owed_cubes[END_OWED] -= 1
-            take_colour(rules, seats, player, seat, restricted, g, state, results)
+            else:
+                results.shortfall[g] += 1
+        elif state.owed_cubes[ANY_OWED] > 0 or state.owed_cubes[END_OWED] > 0:
+            if state.owed_cubes[ANY_OWED] > 0:
+                state.owed_cubes[ANY_OWED] -= 1
+                # A cube of any colour keeps the colour restriction even at the end
+                # (RULES.md s4: only the golden symbols' cubes are exempt).
+                jar_restricted = True
+            else:
+                state.owed_cubes[END_OWED] -= 1
+            colour = take_colour(rules, seats, player, seat, jar_restricted, g, state,
+                                 results)
+            placing = colour >= 0
         else:
             colour = next_cube(rules, state.batch, state.jar_mask[seat],
                                state.jar_count[seat], restricted)
             if colour < 0:
                 return
             state.batch[colour] -= 1
-            place_cube(rules, seats, player, seat, colour, restricted, g, state, results)
+            placing = True
+        if placing:
+            place_cube(rules, seats, player, seat, colour, jar_restricted, g, state, results)
 
 
 @jit_inline
