@@ -48,6 +48,9 @@ class SkillQuestion:
     """Labels of the headline tables to re-play; empty: the experiment's headline tables."""
     mixed: bool = True
     reference: str = REFERENCE
+    trace: bool = False
+    """A skill trace: each strength alone among the strength below it (not among
+    ``reference``), and whether the answer still moves between the strongest two."""
     enabled: bool = True
     spec: Table | None = field(default=None, compare=False, repr=False)
     """The ``[skill]`` table read, for errors that name its keys."""
@@ -63,15 +66,33 @@ class SkillQuestion:
         return replace(self, games=self.ci_games) if ci else self
 
     def mixed_tables(self) -> list[str]:
-        """The labels of the mixed tables: they need every game's row (``keep_rows``)."""
-        return [label for s in self.settings for _, label, _ in s.mixed]
+        """The labels of the tables that need every game's row (``keep_rows``): the mixed
+        ones, and in a trace the uniform ones too (their changes are paired by deal)."""
+        return [label for s in self.settings
+                for label in ([label for _, label in s.uniform] if self.trace else [])
+                + [label for _, label, _ in s.mixed]]
+
+    def below(self, strength: str) -> str:
+        """The strength a mixed row seats ``strength`` among: in a trace the one below it,
+        else ``reference``."""
+        if not self.trace:
+            return self.reference
+        return self.strengths[self.strengths.index(strength) - 1]
 
 
 def parse(table: Table) -> SkillQuestion:
     """``[skill]``: ``strengths``, ``games``, ``ci_games``, ``tables``, ``mixed``,
-    ``reference`` and ``enabled``, all optional (no section: every default)."""
-    table.only(["strengths", "games", "ci_games", "tables", "mixed", "reference", "enabled"])
-    return SkillQuestion(
+    ``reference``, ``trace`` and ``enabled``, all optional (no section: every default)."""
+    table.only(["strengths", "games", "ci_games", "tables", "mixed", "reference", "trace",
+                "enabled"])
+    trace = table.get("trace", bool, False)
+    if trace and "reference" in table.data:
+        raise table.error("reference", "does not apply with trace = true: each strength plays "
+                                       "alone among the strength below it")
+    if trace and not table.get("mixed", bool, True):
+        raise table.error("mixed", "must be true with trace = true: a trace seats each "
+                                   "strength alone among the strength below it")
+    return SkillQuestion(trace=trace,
         strengths=_names(table, "strengths"), games=table.int_in("games", 1, 10**10, GAMES),
         ci_games=table.int_in("ci_games", 1, 10**8, CI_GAMES), tables=_names(table, "tables"),
         mixed=table.get("mixed", bool, True), reference=table.get("reference", str, REFERENCE),
@@ -108,8 +129,12 @@ def add_rows(question: SkillQuestion, game: Game, rules: RuleSet, tables: list[T
         raise spec.error("strengths", f"missing: {game.name} has no skill ladder; name its "
                                       "built-in strategies or the experiment's, weakest first "
                                       f"(allowed values: {', '.join(allowed)})")
+    if question.trace and len(strengths) < 2:
+        raise spec.error("strengths", "a trace needs at least two strengths, weakest first "
+                                      "(the headline players, then stronger ones)")
     named = [("strengths", s) for s in strengths]
-    for key, name in named + ([("reference", question.reference)] if question.mixed else []):
+    among = question.mixed and not question.trace
+    for key, name in named + ([("reference", question.reference)] if among else []):
         if name not in allowed:
             raise spec.error(key, f"{name!r} is not allowed; allowed values: "
                                   f"{', '.join(allowed)}")
@@ -161,14 +186,18 @@ class _Rows:
             for s in strengths)
         mixed = ()
         if question.mixed:
-            other = self.strategy(question.reference, headline, "reference")
+            question = replace(question, strengths=strengths)
+            lone = [s for s in strengths[question.trace:] if s != question.below(s)]
+            others = {s: played[question.below(s)] if question.below(s) in played
+                      else self.strategy(question.below(s), headline, "reference")
+                      for s in lone}
             # The strength's player may sit in any slot of a table that already plays it.
             mixed = tuple(
-                (s, *self.table(headline, [[other] * slot + [played[s]]
-                                           + [other] * (players - 1 - slot)
+                (s, *self.table(headline, [[others[s]] * slot + [played[s]]
+                                           + [others[s]] * (players - 1 - slot)
                                            for slot in range(players)],
-                                True, f"{name} · mixed {s} vs {question.reference}"))
-                for s in strengths if s != question.reference)
+                                True, f"{name} · mixed {s} vs {question.below(s)}"))
+                for s in lone)
         return Setting(name, headline.label, uniform, mixed)
 
     def strategy(self, name: str, headline: TableSpec, key: str):

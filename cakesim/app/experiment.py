@@ -32,7 +32,7 @@ from cakesim.analyses import skill as skill_rows
 from cakesim.engine.arguments import Setting, resolved_path, setting, with_settings
 from cakesim.engine.contract import Game, ResultKind, RuleSet, TableSpec
 from cakesim.engine.errors import InputError
-from cakesim.engine.project import EXPERIMENTS, experiments_dir, find_root
+from cakesim.engine.project import EXPERIMENTS, REPORTS, experiments_dir, find_root
 from cakesim.engine.runner import DEFAULT_CHUNK, DEFAULT_KEEP_ROWS
 from cakesim.engine.tables import Table, read_toml
 from cakesim.games import GAMES, game_named
@@ -231,6 +231,9 @@ class Experiment:
     like the others, but reported by their section, not as tables of the experiment."""
     changed_files: dict[str, str] = field(default_factory=dict)
     """The rule files a ``--set`` changed, as played: file name -> TOML text."""
+    skill_trace: Path | None = None
+    """The report folder of the skill trace the answer quotes (``[experiment]
+    skill_trace``, an experiment beside this one), if any."""
 
     def table_named(self, label: str) -> TableSpec:
         """The table labelled ``label`` (in any case); an InputError naming ``--table``
@@ -319,7 +322,7 @@ def load_experiment(name_or_path: str, games: int | None = None,
         seed = seed if seed is not None else ci_size.seed
     head = top.sub("experiment")
     head.only(["name", "title", "question", "answer", "game", "seed", "games", "chunk_size",
-               "keep_rows", "margin", *game.rule_files, *game.rule_overrides])
+               "keep_rows", "margin", "skill_trace", *game.rule_files, *game.rule_overrides])
     rules, changed_files = _rules(game, head, path, changes)
     if changes:
         # A copy: the report records the command line's changes beside the file's config.
@@ -380,7 +383,8 @@ def load_experiment(name_or_path: str, games: int | None = None,
         margin=head.number_in("margin", 0.0, 0.5, MARGIN), controls=tuple(tables.controls),
         plan=_pilot_plan(top, sample) if "plan" in top.data else None,
         sections=sections, analyses={name: analyses[name] for name in sections},
-        section_tables=tuple(t.label for t in added), changed_files=changed_files)
+        section_tables=tuple(t.label for t in added), changed_files=changed_files,
+        skill_trace=_skill_trace(head, path))
     for index, claim in enumerate(ci_size.sprt if ci_size else ()):
         where = Table({}, str(path), f"ci.sprt[{index}]")
         if claim.table not in {t.label for t in experiment.tables}:
@@ -388,6 +392,18 @@ def load_experiment(name_or_path: str, games: int | None = None,
                                        f"{', '.join(t.label for t in experiment.tables)}")
         claim.check_table(experiment.table_named(claim.table), where.error)
     return experiment
+
+
+def _skill_trace(head: Table, path: Path) -> Path | None:
+    """The report folder of the experiment ``skill_trace`` names: one beside this file."""
+    name = head.get("skill_trace", str, None)
+    if name is None:
+        return None
+    beside = sorted(p.stem for p in path.parent.glob("*.toml") if p != path)
+    if name not in beside:
+        raise head.error("skill_trace", f"no experiment {name!r} beside {path.name}; "
+                                        f"allowed values: {', '.join(beside)}")
+    return path.parent.parent / REPORTS / name
 
 
 def _skill_rows(game: Game, rules: RuleSet, tables: "_Tables", sections: dict, ci: bool,

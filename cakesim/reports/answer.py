@@ -80,6 +80,11 @@ def answer(kind: str, game: Game, summary: dict, analyses: dict) -> Answer:
         if getattr(module, "SUPPLEMENT", False) and name != kind:
             lead = getattr(module, "SUPPLEMENT_LEAD", "Across player strengths:")
             found.paragraph += f" {lead} {module.headline(data)}"
+    trace = summary.get("skill_trace")
+    if trace:
+        # Whether the answer still moves for players stronger than the report's.
+        found.paragraph += f" Stronger players (the skill trace {trace['experiment']}): " \
+                           f"{trace['words']}"
     if any(t["control"] for t in summary["tables"]):
         found.paragraph += f" {CONTROLS}"
     return found

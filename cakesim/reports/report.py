@@ -23,6 +23,7 @@ from cakesim.reports.figures import (
 from cakesim.reports.hooks import hooks_of
 from cakesim.reports.html import write_html, write_index_html
 from cakesim.reports.metrics import plot_score_by_round, table_metrics, trajectories
+from cakesim.reports.skill import quoted_trace
 from cakesim.reports.summaries import (
     compare_first_seat,
     compare_game_metric,
@@ -169,6 +170,8 @@ def write_report(experiment, runs, out: Path, command: str,
         module = experiment.analyses[name]
         summary.setdefault("sections", {})[name] = data
         extra += module.markdown(data, module.plot(data, runs, summary, out))
+    if experiment.skill_trace is not None:
+        summary["skill_trace"] = quoted_trace(experiment.skill_trace)
     found = answer(experiment.answer, experiment.game, summary, experiment.analyses)
     summary["answer"] = found.as_dict()
     summary["headline"] = found.line

@@ -22,18 +22,25 @@ Reading ``[skill]`` and placing its rows among the tables is ``cakesim.analyses.
 this module analyses the rows' runs and presents them.
 """
 
+import hashlib
+import itertools
+from pathlib import Path
+
 import numpy as np
 
 from cakesim.analyses.skill import SkillQuestion, parse
+from cakesim.engine.project import shown_path
 from cakesim.reports.answer import WORDS, Answer
 from cakesim.reports.summaries import (
     difference,
     first_seat_share,
     player_summary,
+    seat_share,
     seat_verdict,
     verdict_family,
 )
-from cakesim.reports.text import percent, points, points_plus_minus
+from cakesim.reports.summary_file import SUMMARY, read_summary
+from cakesim.reports.text import percent, points, points_plus_minus, pp
 from cakesim.stats.intervals import Estimate, mean_of
 
 __all__ = ["SUPPLEMENT", "SkillQuestion", "analyse", "answer", "headline", "markdown", "numbers",
@@ -71,6 +78,8 @@ def analyse(experiment, runs, question: SkillQuestion, n_jobs: int = -1) -> dict
             spread = difference(mean_of(strong), mean_of(weak), strong, weak)
         verdicts = [(r["strength"], r["verdict"]) for r in rows]
         status = _status([v["word"] for _, v in verdicts])
+        steps = (_trace_steps(setting, by_label, mixed, win_units) if question.trace
+                 else [])
         found.append({
             "setting": setting.name, "headline": setting.headline, "players": headline.players,
             "variant": headline.variant, "options": dict(headline.options), "seat": seat,
@@ -79,9 +88,111 @@ def analyse(experiment, runs, question: SkillQuestion, n_jobs: int = -1) -> dict
             "words": holds_sentence(seat, setting.name, verdicts),
             "mixed_words": (mixed_sentence(question.reference, [
                 (m["strength"], m["gain"], m["share"]) for m in mixed], spread)
-                if mixed else "")})
+                if mixed and not question.trace else ""),
+            "trace": steps, "trace_words": trace_sentence(setting.name, steps) if steps else ""})
     return {"strengths": list(question.strengths), "reference": question.reference,
-            "mixed": question.mixed, "settings": found}
+            "mixed": question.mixed, "trace": question.trace, "tolerance": TOLERANCE,
+            "settings": found}
+
+
+TOLERANCE = 0.01
+"""How far (1 pp) an answer may move between the strongest two levels of a trace, or the
+stronger win beyond its fair share alone among the weaker, for the trace to call it
+converged (the paired change within ±1 pp)."""
+
+
+def _trace_steps(setting, by_label: dict, mixed: list[dict], win_units: int) -> list[dict]:
+    """Each step up the trace (a strength and the one below it): every seat's win share
+    at the upper level minus at the lower, paired by deal, with the largest first; and
+    the upper strength's share alone among the lower, against the fair share."""
+    uniform = dict(setting.uniform)
+    alone = {m["strength"]: m for m in mixed}
+    strengths = [strength for strength, _ in setting.uniform]
+    steps = []
+    for lower, upper in itertools.pairwise(strengths):
+        low_run, high_run = by_label[uniform[lower]], by_label[uniform[upper]]
+        players = high_run.table.players
+        # Deal d is the same deal at every level (one seed), so the levels are compared on
+        # the deals both played: the headline table may have played many more.
+        deals = min(low_run.by_deal.deals, high_run.by_deal.deals)
+        seats = [{"seat": seat + 1, "deals": deals, **difference(
+            seat_share(high_run, seat).interval(), seat_share(low_run, seat).interval(),
+            *(run.by_deal.seat["win_units"][:deals, seat]
+              / (win_units * run.totals.games_per_deal) for run in (high_run, low_run)))}
+            for seat in range(players)]
+        share = alone[upper]["share"] if upper in alone else None
+        gap = (Estimate(share["value"] - 1 / players, share["low"] - 1 / players,
+                        share["high"] - 1 / players, share["n"]).as_dict() if share else None)
+        steps.append({
+            "lower": lower, "upper": upper, "seats": seats, "alone_gap": gap,
+            "largest": max(seats, key=lambda d: max(abs(d["low"]), abs(d["high"]))),
+            "moved": _moved(seats), "alone": share, "fair": 1 / players,
+            # A paired interval narrows as 1/sqrt(deals): the deals at which the widest
+            # seat's would be +-TOLERANCE, were its change zero.
+            "deals_to_resolve": int(np.ceil(max(
+                d["deals"] * ((d["high"] - d["low"]) / 2 / TOLERANCE) ** 2 for d in seats))),
+            "stronger": _stronger(share, 1 / players) if share else "unknown"})
+    return steps
+
+
+def _moved(seats: list[dict]) -> str:
+    """``settled``: every seat's change lies within ±TOLERANCE with 95 % confidence;
+    ``moving``: some seat's change lies beyond it; else ``unresolved`` at this size."""
+    if all(d["low"] >= -TOLERANCE and d["high"] <= TOLERANCE for d in seats):
+        return "settled"
+    if any(d["low"] > TOLERANCE or d["high"] < -TOLERANCE for d in seats):
+        return "moving"
+    return "unresolved"
+
+
+def _stronger(share: dict, fair: float) -> str:
+    """The upper strength alone among the lower: ``weaker`` (below fair), ``stronger``
+    (beyond fair + TOLERANCE), ``converged`` (within it) or ``unresolved``."""
+    if share["high"] < fair:
+        return "weaker"
+    if share["low"] > fair + TOLERANCE:
+        return "stronger"
+    if share["high"] <= fair + TOLERANCE:
+        return "converged"
+    return "unresolved"
+
+
+MOVED = {"settled": "has stopped moving (every seat's share changed by less than 1 pp)",
+         "moving": "is still moving by more than 1 pp",
+         "unresolved": "is not resolved to ±1 pp at this many games"}
+STRONGER = {"stronger": "still stronger (beyond fair + 1 pp)",
+            "converged": "no stronger (within fair + 1 pp)",
+            "weaker": "weaker (below fair)",
+            "unresolved": "not resolved to fair + 1 pp", "unknown": "not measured"}
+
+
+def trace_sentence(where: str, steps: list[dict]) -> str:
+    """The last step of a setting's trace in words: whether the answer moved and whether
+    the stronger level still beats the one below."""
+    last = steps[-1]
+    largest, share = last["largest"], last["alone"]
+    alone = (f"; alone among {last['lower']} players, {last['upper']} wins {percent(share)} "
+             f"(fair {100 * last['fair']:.1f} %): {STRONGER[last['stronger']]}"
+             if share else "")
+    resolve = (f"; about {last['deals_to_resolve']:,} deals a row would resolve it"
+               if last["moved"] == "unresolved" else "")
+    return (f"At {where}, from {last['lower']} to {last['upper']} the answer "
+            f"{MOVED[last['moved']]} (largest: seat {largest['seat']}, "
+            f"{points(largest)}{resolve}){alone}.")
+
+
+def trace_headline(data: dict) -> str:
+    """The trace's verdict over every setting: where the answer settled, still moves or is
+    not resolved between the strongest two levels."""
+    settings = data["settings"]
+    last = settings[0]["trace"][-1]
+    groups = {word: [s["setting"] for s in settings if s["trace"][-1]["moved"] == word]
+              for word in MOVED}
+    words = {"settled": "converged (within ±1 pp)", "moving": "still moving by more than 1 pp",
+             "unresolved": "not resolved to ±1 pp"}
+    clauses = [f"{words[word]} at {_listed(where)}" for word, where in groups.items() if where]
+    return (f"From {last['lower']} to {last['upper']}, the strongest two levels, every seat's "
+            f"share is " + "; ".join(clauses) + ".")
 
 
 def _uniform_row(strength: str, run, margin: float, family: int) -> dict:
@@ -176,6 +287,24 @@ def headline(data: dict) -> str:
     return f"The {seat}'s verdict " + "; it ".join(clauses) + "."
 
 
+def quoted_trace(folder: Path) -> dict:
+    """What a report quotes of the skill trace whose report is in ``folder``: its verdict
+    in words, and the SHA-256 of its summary (the quote is as current as that file)."""
+    name = folder.name
+    path = folder / SUMMARY
+    if not path.exists():
+        return {"experiment": name, "words": f"not run yet (make experiment EXP={name})."}
+    trace = read_summary(folder)["sections"]["skill"]
+    settings = trace["settings"]
+    strongest = settings[0]["rows"][-1]
+    gaps = ", ".join(f"{s['setting']} {pp(s['rows'][-1]['gap'])}" for s in settings)
+    return {"experiment": name, "summary": shown_path(path),
+            "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+            "words": f"{trace_headline(trace)} With {strongest['strength']} at every seat "
+                     f"({strongest['games']:,} games a row) the {settings[0]['seat']}'s gap "
+                     f"to fair is {gaps}."}
+
+
 def numbers(data: dict) -> dict[str, dict]:
     """The mixed tables' first-seat gains and their spreads, for baselines (each strength's
     first-seat share is gated with its table already)."""
@@ -193,8 +322,17 @@ def numbers(data: dict) -> dict[str, dict]:
 
 def answer(data: dict, summary: dict) -> Answer:
     """Skill robustness as the answer: whether the first seat's verdict holds per setting,
-    and the first seat's gap to fair per strength (``answer = "skill"``)."""
+    and the first seat's gap to fair per strength (``answer = "skill"``); of a trace,
+    whether the answer stopped moving, and each step's largest change."""
     settings = data["settings"]
+    if data.get("trace"):
+        rows = [[f"{step['lower']} to {step['upper']}",
+                 *[points_plus_minus(s["trace"][k]["largest"]) for s in settings]]
+                for k, step in enumerate(settings[0]["trace"])]
+        return Answer(" ".join([trace_headline(data), *(s["trace_words"] for s in settings)]),
+                      trace_headline(data),
+                      ["largest change of a seat's share", *[s["setting"] for s in settings]],
+                      rows)
     rows = [[strength, *[points_plus_minus(s["rows"][k]["gap"]) for s in settings]]
             for k, strength in enumerate(data["strengths"])]
     return Answer(" ".join([headline(data), *(s["words"] for s in settings)]), headline(data),
@@ -220,7 +358,9 @@ def markdown(data: dict, plot: str) -> list[str]:
     for k, strength in enumerate(data["strengths"]):
         lines.append(f"| {strength} | " + " | ".join(
             points_plus_minus(s["rows"][k]["gap"]) for s in settings) + " |")
-    if any(s["mixed"] for s in settings):
+    if data.get("trace"):
+        lines += _trace_markdown(data)
+    elif any(s["mixed"] for s in settings):
         mixed = [m["strength"] for m in settings[0]["mixed"]]
         lines += ["", f"One player of each strength alone among {data['reference']} "
                   "players, on duplicate deals (it sits once in every seat of every deal): its "
@@ -245,6 +385,33 @@ def markdown(data: dict, plot: str) -> list[str]:
     return [*lines, ""]
 
 
+def _trace_markdown(data: dict) -> list[str]:
+    """The trace's tables: each step's largest change of a seat's share, and the stronger
+    level's share alone among the level below."""
+    settings = data["settings"]
+    steps = settings[0]["trace"]
+    lines = ["", "### The trace", "", f"**{trace_headline(data)}**", ""]
+    lines += [f"- {s['trace_words']}" for s in settings]
+    lines += ["", "Each step up the trace: every seat's win share with the stronger level at "
+              "every seat minus with the weaker, paired by deal on the deals both played "
+              "(deal d is the same deal at every level); the seat whose 95 % interval "
+              "reaches furthest from zero, in percentage points. The answer has stopped "
+              "moving where that interval lies within ±1 pp.",
+              "", _header(settings, "step"), _rule(settings)]
+    lines += [f"| {step['lower']} to {step['upper']} | " + " | ".join(
+        f"seat {s['trace'][k]['largest']['seat']}: {points_plus_minus(s['trace'][k]['largest'])}"
+        for s in settings) + " |" for k, step in enumerate(steps)]
+    lines += ["", "The stronger level alone among players of the level below, on duplicate "
+              "deals (it sits once in every seat of every deal): its win share minus the fair "
+              "1/P, in percentage points (95 % intervals). It must win at least its fair "
+              "share; where it wins no more than fair + 1 pp, strength has converged.", "",
+              _header(settings, "step"), _rule(settings)]
+    lines += [f"| {step['upper']} among {step['lower']} | " + " | ".join(
+        points_plus_minus(s["trace"][k]["alone_gap"]) if s["trace"][k]["alone_gap"] else "-"
+        for s in settings) + " |" for k, step in enumerate(steps)]
+    return lines
+
+
 def _header(settings: list[dict], corner: str = "strength") -> str:
     return f"| {corner} | " + " | ".join(s["setting"] for s in settings) + " |"
 
@@ -262,7 +429,15 @@ def plot(data: dict, runs, summary: dict, out) -> str:
     panels = [("rows", "gap", data["strengths"], "strength at every seat (weakest first)",
                f"{settings[0]['seat']}'s win share\nminus the fair 1/P (pp)",
                "one strength at every seat")]
-    if any(s["mixed"] for s in settings):
+    if data.get("trace"):
+        uppers = [step["upper"] for step in settings[0]["trace"]]
+        panels += [("trace", "largest", uppers, "the stronger level of each step",
+                    "largest change of a seat's\nshare from the level below (pp)",
+                    "how far the answer moves (band: ±1 pp)"),
+                   ("trace", "alone_gap", uppers, "the stronger level of each step",
+                    "its win share alone among the\nlevel below minus 1/P (pp)",
+                    "each level alone among the one below")]
+    elif any(s["mixed"] for s in settings):
         panels.append(("mixed", "gain", [m["strength"] for m in settings[0]["mixed"]],
                        "the lone player's strength (weakest first)",
                        "its win share when first minus\nits mean over all seats (pp)",
@@ -278,7 +453,9 @@ def plot(data: dict, runs, summary: dict, out) -> str:
         for k, s in enumerate(settings):
             # Side by side, so that the error bars of one strength do not hide each other.
             shift = 0.3 * (k - (len(settings) - 1) / 2) / max(len(settings), 1)
-            e = [row[number] for row in s[kind]]
+            # A step without a lone row (its stronger level equals the weaker) is left out.
+            e = [row[number] or {"value": np.nan, "low": np.nan, "high": np.nan}
+                 for row in s[kind]]
             y = np.array([100 * x["value"] for x in e])
             style = variants.index(s["variant"])
             low, high = (np.array([100 * x[end] for x in e]) for end in ("low", "high"))
@@ -287,6 +464,8 @@ def plot(data: dict, runs, summary: dict, out) -> str:
                         color=colours[s["players"]], marker="osD^v"[style % 5],
                         linestyle=["-", "--", ":", "-."][style % 4], label=s["setting"])
         ax.axhline(0, color="black", linewidth=1)
+        if number == "largest":
+            ax.axhspan(-100 * data["tolerance"], 100 * data["tolerance"], color="0.85")
         ax.set_xticks(range(len(strengths)), strengths, rotation=20)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)

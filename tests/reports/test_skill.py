@@ -2,11 +2,14 @@
 numbers recomputed from the games, report, plot and baseline)."""
 
 
+import hashlib
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from cakesim.app.api import ci_run, run_experiment
+from cakesim.engine.errors import InputError
 from cakesim.games import game_named
 from cakesim.reports import skill
 from cakesim.reports.answer import WORDS
@@ -253,3 +256,191 @@ def test_the_baseline_gates_the_skill_rows(tmp_path):
     assert "skill | 3P base | first-seat win share gain, greedy-balanced minus random" in numbers
     assert {games for label, games in zip(tables, record.record["games_per_table"],
                                           strict=True) if "·" in label} == {240}
+
+
+TRACE = """
+[experiment]
+name = "traced"
+title = "Traced"
+game = "piece-o-cake"
+answer = "skill"
+seed = 5
+games = 300
+chunk_size = 300
+
+[ci]
+games = 150
+seed = 6
+level = 0.01
+
+[skill]
+strengths = ["random", "greedy-balanced", "tuned"]
+trace = true
+games = 150
+ci_games = 90
+
+[strategies.random]
+chooser = "random"
+cutter = "random"
+
+[[tables]]
+players = 3
+variant = ["base", "compensation"]
+seats = "random"
+"""
+
+
+@pytest.fixture(scope="module")
+def traced(tmp_path_factory):
+    """A trace played and reported once for the tests below."""
+    folder = tmp_path_factory.mktemp("trace")
+    path = folder / "traced.toml"
+    path.write_text(TRACE)
+    result = run_experiment(path, n_jobs=1, progress=False, cache=False, out=folder / "out")
+    return result, read_summary(folder / "out")
+
+
+def test_a_trace_seats_each_strength_among_the_one_below_and_pairs_its_changes(traced):
+    result, summary = traced
+    runs = {run.table.label: run for run in result.runs}
+    data = summary["sections"]["skill"]
+    assert data["trace"]
+    for s in data["settings"]:
+        # The lowest strength has no lone row: each other sits among the one below it.
+        assert [(m["strength"], runs[m["table"]].table.strategies[1].name)
+                for m in s["mixed"]] == [("greedy-balanced", "random"),
+                                          ("tuned", "greedy-balanced")]
+        uniform = {r["strength"]: runs[r["table"]].rows for r in s["rows"]}
+        assert [(t["lower"], t["upper"]) for t in s["trace"]] == [
+            ("random", "greedy-balanced"), ("greedy-balanced", "tuned")]
+        for step, m in zip(s["trace"], s["mixed"], strict=True):
+            for change in step["seats"]:
+                seat = change["seat"] - 1
+                by_deal = [_shares(rows)[rows["seat"] == seat].groupby(
+                    rows["deal"][rows["seat"] == seat]).mean()
+                    for rows in (uniform[step["upper"]], uniform[step["lower"]])]
+                # On the deals both played: random's row is the 300-game headline table.
+                deals = min(len(x) for x in by_deal)
+                assert change["deals"] == deals == 150
+                assert change["method"] == "paired by deal"
+                assert change["value"] == pytest.approx(
+                    (by_deal[0].to_numpy()[:deals] - by_deal[1].to_numpy()[:deals]).mean(),
+                    abs=1e-12)
+            assert step["largest"] in step["seats"]
+            reach = max(max(abs(c["low"]), abs(c["high"])) for c in step["seats"])
+            assert max(abs(step["largest"]["low"]), abs(step["largest"]["high"])) == reach
+            assert step["moved"] == skill._moved(step["seats"])
+            # The deals at which the widest seat's interval would be +-1 pp wide.
+            half = max(c["high"] - c["low"] for c in step["seats"]) / 2
+            assert step["deals_to_resolve"] == int(np.ceil(150 * (half / 0.01) ** 2))
+            if step["moved"] == "unresolved" and step is s["trace"][-1]:
+                assert f"about {step['deals_to_resolve']:,} deals a row" in s["trace_words"]
+            lone = runs[m["table"]].rows
+            share = _shares(lone)[lone["player"] == 0].mean()
+            assert step["alone"]["value"] == pytest.approx(share, abs=1e-12)
+            assert step["alone_gap"]["value"] == pytest.approx(share - 1 / 3, abs=1e-12)
+        assert s["trace_words"].startswith(f"At {s['setting']}, from greedy-balanced to tuned")
+    # The answer is the trace's verdict; the report shows its tables and plot.
+    assert summary["answer"]["paragraph"].startswith(skill.trace_headline(data))
+    text = result.report.read_text()
+    assert "### The trace" in text and "| greedy-balanced to tuned |" in text
+    assert "| tuned among greedy-balanced |" in text
+    assert (result.report.parent / "skill.png").stat().st_size > 10_000
+
+
+def _change(low: float, high: float) -> dict:
+    return {"value": (low + high) / 2, "low": low, "high": high}
+
+
+@pytest.mark.parametrize(("seats", "word"), [
+    ([_change(-0.008, 0.009), _change(-0.002, 0.004)], "settled"),
+    ([_change(-0.008, 0.009), _change(0.012, 0.03)], "moving"),
+    ([_change(-0.04, -0.011), _change(-0.002, 0.004)], "moving"),
+    ([_change(-0.008, 0.011), _change(-0.002, 0.004)], "unresolved"),
+])
+def test_the_answer_has_stopped_moving_only_when_every_seat_is_within_a_point(seats, word):
+    assert skill._moved(seats) == word
+
+
+@pytest.mark.parametrize(("low", "high", "word"), [
+    (0.265, 0.30, "stronger"), (0.245, 0.259, "converged"), (0.20, 0.24, "weaker"),
+    (0.24, 0.27, "unresolved"),
+])
+def test_a_level_alone_among_the_one_below_is_stronger_converged_or_weaker(low, high, word):
+    assert skill._stronger(_change(low, high), 0.25) == word
+
+
+@pytest.mark.parametrize(("extra", "key"), [
+    ('reference = "tuned"', "reference"), ("mixed = false", "mixed"),
+])
+def test_a_trace_refuses_a_reference_or_no_lone_rows(tmp_path, extra, key):
+    path = tmp_path / "traced.toml"
+    path.write_text(TRACE.replace("trace = true", f"trace = true\n{extra}"))
+    with pytest.raises(InputError, match=rf"skill\.{key}.*trace = true") as error:
+        run_experiment(path, n_jobs=1, progress=False, cache=False, out=tmp_path / "out")
+    assert error.value.source == str(path)
+
+
+QUOTING = """
+[experiment]
+name = "quoting"
+title = "Quoting"
+game = "piece-o-cake"
+seed = 7
+games = 120
+skill_trace = "traced"
+
+[ci]
+games = 60
+seed = 8
+
+[skill]
+enabled = false
+
+[strategies.greedy]
+builtin = "greedy"
+
+[[tables]]
+players = 3
+seats = "greedy"
+"""
+
+
+def test_a_report_quotes_its_skill_trace_and_the_digest_of_the_trace_it_read(tmp_path):
+    experiments = tmp_path / "experiments"
+    experiments.mkdir()
+    (experiments / "traced.toml").write_text(TRACE)
+    quoting = experiments / "quoting.toml"
+    quoting.write_text(QUOTING)
+    run = {"n_jobs": 1, "progress": False, "cache": False}
+    before = run_experiment(quoting, out=tmp_path / "runs" / "a", **run)
+    said = read_summary(before.report.parent)
+    assert said["skill_trace"]["words"] == "not run yet (make experiment EXP=traced)."
+    assert said["answer"]["paragraph"].endswith(
+        "Stronger players (the skill trace traced): not run yet (make experiment EXP=traced).")
+    traced = run_experiment(experiments / "traced.toml", out=tmp_path / "reports" / "traced",
+                            **run)
+    after = read_summary(run_experiment(quoting, out=tmp_path / "runs" / "b", **run)
+                         .report.parent)
+    trace = read_summary(traced.report.parent)["sections"]["skill"]
+    quoted = after["skill_trace"]
+    assert quoted["words"].startswith(skill.trace_headline(trace))
+    assert quoted["words"].endswith("With tuned at every seat (150 games a row) the first "
+                                    f"waiter's gap to fair is 3P base "
+                                    f"{100 * trace['settings'][0]['rows'][-1]['gap']['value']:+.1f}"
+                                    f" pp, 3P compensation "
+                                    f"{100 * trace['settings'][1]['rows'][-1]['gap']['value']:+.1f}"
+                                    " pp.")
+    assert quoted["sha256"] == hashlib.sha256(
+        (traced.report.parent / "summary.json").read_bytes()).hexdigest()
+    assert f"Stronger players (the skill trace traced): {quoted['words']}" in (
+        after["answer"]["paragraph"])
+
+
+def test_a_skill_trace_must_name_an_experiment_beside_the_file(tmp_path):
+    path = tmp_path / "quoting.toml"
+    path.write_text(QUOTING.replace('"traced"', '"nowhere"'))
+    (tmp_path / "traced.toml").write_text(TRACE)
+    with pytest.raises(InputError, match=r"experiment\.skill_trace: no experiment 'nowhere' "
+                                         r"beside quoting\.toml; allowed values: traced$"):
+        run_experiment(path, n_jobs=1, progress=False, cache=False, out=tmp_path / "out")
