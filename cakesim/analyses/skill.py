@@ -186,6 +186,7 @@ class _Rows:
             for s in strengths)
         mixed = ()
         if question.mixed:
+            # ``below`` reads the ladder in use (the game's own when none is named).
             question = replace(question, strengths=strengths)
             lone = [s for s in strengths[question.trace:] if s != question.below(s)]
             others = {s: played[question.below(s)] if question.below(s) in played

@@ -126,14 +126,19 @@ seats = "random"
 """
 
 
+def _played(tmp_path_factory, name: str, text: str):
+    """The experiment ``text`` played and reported in a folder of its own."""
+    folder = tmp_path_factory.mktemp(name)
+    path = folder / f"{name}.toml"
+    path.write_text(text)
+    result = run_experiment(path, n_jobs=1, progress=False, cache=False, out=folder / "out")
+    return result, read_summary(folder / "out")
+
+
 @pytest.fixture(scope="module")
 def ran(tmp_path_factory):
     """The experiment played and reported once for the tests below."""
-    folder = tmp_path_factory.mktemp("skill")
-    path = folder / "skilled.toml"
-    path.write_text(EXPERIMENT)
-    result = run_experiment(path, n_jobs=1, progress=False, cache=False, out=folder / "out")
-    return result, read_summary(folder / "out")
+    return _played(tmp_path_factory, "skilled", EXPERIMENT)
 
 
 def _shares(rows: pd.DataFrame) -> pd.Series:
@@ -293,11 +298,7 @@ seats = "random"
 @pytest.fixture(scope="module")
 def traced(tmp_path_factory):
     """A trace played and reported once for the tests below."""
-    folder = tmp_path_factory.mktemp("trace")
-    path = folder / "traced.toml"
-    path.write_text(TRACE)
-    result = run_experiment(path, n_jobs=1, progress=False, cache=False, out=folder / "out")
-    return result, read_summary(folder / "out")
+    return _played(tmp_path_factory, "traced", TRACE)
 
 
 def test_a_trace_seats_each_strength_among_the_one_below_and_pairs_its_changes(traced):
