@@ -68,9 +68,10 @@ class SkillQuestion:
     def mixed_tables(self) -> list[str]:
         """The labels of the tables that need every game's row (``keep_rows``): the mixed
         ones, and in a trace the uniform ones too (their changes are paired by deal)."""
-        return [label for s in self.settings
-                for label in ([label for _, label in s.uniform] if self.trace else [])
-                + [label for _, label, _ in s.mixed]]
+        labels = [label for s in self.settings for _, label, _ in s.mixed]
+        if self.trace:
+            labels += [label for s in self.settings for _, label in s.uniform]
+        return labels
 
     def below(self, strength: str) -> str:
         """The strength a mixed row seats ``strength`` among: in a trace the one below it,
@@ -138,15 +139,16 @@ def add_rows(question: SkillQuestion, game: Game, rules: RuleSet, tables: list[T
         if name not in allowed:
             raise spec.error(key, f"{name!r} is not allowed; allowed values: "
                                   f"{', '.join(allowed)}")
+    # The ladder in use from here on (the game's own when none is named).
+    question = replace(question, strengths=tuple(strengths))
     rows = _Rows(game, rules, spec, list(tables), own)
     settings = {}
     for headline in _headlines(question, tables):
         key = (headline.players, headline.variant, headline.options)
         # Two headline tables of one setting (e.g. two strategy mixes) share its rows.
         if key not in settings:
-            settings[key] = rows.setting(headline, strengths, question)
-    return (replace(question, strengths=tuple(strengths), settings=tuple(settings.values())),
-            rows.added)
+            settings[key] = rows.setting(headline, question)
+    return replace(question, settings=tuple(settings.values())), rows.added
 
 
 def _headlines(question: SkillQuestion, tables: list[TableSpec]) -> list[TableSpec]:
@@ -173,10 +175,9 @@ class _Rows:
     """The experiment's strategies by name (``add_rows``)."""
     added: list[TableSpec] = field(default_factory=list)
 
-    def setting(self, headline: TableSpec, strengths: tuple[str, ...],
-                question: SkillQuestion) -> Setting:
+    def setting(self, headline: TableSpec, question: SkillQuestion) -> Setting:
         """Every row of one headline table's setting."""
-        players = headline.players
+        players, strengths = headline.players, question.strengths
         name = " ".join([*(value for _, value in headline.options),
                          f"{players}P {headline.variant}"])
         played = {s: self.strategy(s, headline, "strengths") for s in strengths}
@@ -186,8 +187,6 @@ class _Rows:
             for s in strengths)
         mixed = ()
         if question.mixed:
-            # ``below`` reads the ladder in use (the game's own when none is named).
-            question = replace(question, strengths=strengths)
             lone = [s for s in strengths[question.trace:] if s != question.below(s)]
             others = {s: played[question.below(s)] if question.below(s) in played
                       else self.strategy(question.below(s), headline, "reference")

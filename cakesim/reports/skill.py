@@ -35,13 +35,12 @@ from cakesim.reports.summaries import (
     difference,
     first_seat_share,
     player_summary,
-    seat_share,
     seat_verdict,
     verdict_family,
 )
 from cakesim.reports.summary_file import SUMMARY, read_summary
 from cakesim.reports.text import percent, points, points_plus_minus, pp
-from cakesim.stats.intervals import Estimate, mean_of
+from cakesim.stats.intervals import Estimate, mean_of, paired_difference
 
 __all__ = ["SUPPLEMENT", "SkillQuestion", "analyse", "answer", "headline", "markdown", "numbers",
            "parse", "plot"]
@@ -115,11 +114,11 @@ def _trace_steps(setting, by_label: dict, mixed: list[dict], win_units: int) -> 
         # Deal d is the same deal at every level (one seed), so the levels are compared on
         # the deals both played: the headline table may have played many more.
         deals = min(low_run.by_deal.deals, high_run.by_deal.deals)
-        seats = [{"seat": seat + 1, "deals": deals, **difference(
-            seat_share(high_run, seat).interval(), seat_share(low_run, seat).interval(),
-            *(run.by_deal.seat["win_units"][:deals, seat]
-              / (win_units * run.totals.games_per_deal) for run in (high_run, low_run)))}
-            for seat in range(players)]
+        seats = [{"seat": seat + 1, "deals": deals, "method": "paired by deal",
+                  **paired_difference(*(run.by_deal.seat["win_units"][:deals, seat]
+                                        / (win_units * run.totals.games_per_deal)
+                                        for run in (high_run, low_run))).as_dict()}
+                 for seat in range(players)]
         share = alone[upper]["share"] if upper in alone else None
         gap = (Estimate(share["value"] - 1 / players, share["low"] - 1 / players,
                         share["high"] - 1 / players, share["n"]).as_dict() if share else None)
