@@ -29,6 +29,9 @@ SEARCH_WEIGHTS = {
     "widening": (1.0, (0.01, 1000.0), "search: a cut searches its first "
                                       "ceil(widening * sqrt(t)) candidates after t "
                                       "iterations (progressive widening)"),
+    "depth": (1.0, (1.0, 64.0), "search: the searcher's own decisions an iteration "
+                                "chooses by the tree, the root's included (1: only the "
+                                "root, a flat search; rounded down)"),
 }
 """A search player's weights (default, range, meaning), the last of a searching game's
 weight vector: read only by a ``search`` chooser or cutter, whose other weights are then
@@ -131,12 +134,23 @@ def select(t, count, widen, exploration, widening, bandit):
             if widen and bandit.move[slot, KIND] != WIDENED:
                 _admit(slot, bandit)
             return slot
+    return ucb(t, 0, width, exploration, bandit.visits, bandit.reward)
+
+
+@jit_borrowing
+def ucb(t, first, width, exploration, visits, reward):
+    """UCB1 over the ``width`` candidates from row ``first`` of ``visits`` and ``reward``
+    after ``t`` iterations: the first unvisited, else the best score (ties: the earlier);
+    returns the candidate's offset from ``first``."""
+    for slot in range(width):
+        if visits[first + slot] == 0:
+            return slot
     log_t = np.log(float(t))
     best = 0
     best_score = -1.0
     for slot in range(width):
-        visits = float(bandit.visits[slot])
-        score = bandit.reward[slot] / visits + exploration * np.sqrt(log_t / visits)
+        n = float(visits[first + slot])
+        score = reward[first + slot] / n + exploration * np.sqrt(log_t / n)
         best = slot if score > best_score else best
         best_score = score if score > best_score else best_score
     return best
@@ -145,12 +159,19 @@ def select(t, count, widen, exploration, widening, bandit):
 @jit_borrowing
 def _admit(slot, bandit):
     """Candidate ``slot`` becomes the best-ranked widened move not yet admitted."""
+    best = next_admitted(bandit)
+    add(slot, WIDENED, best, bandit.wide_detail[best], bandit)
+
+
+@jit_borrowing
+def next_admitted(bandit):
+    """The best-ranked widened move not yet admitted (ties: the earlier), now admitted."""
     best = -1
     for w in range(bandit.wide_detail.shape[0]):
         if not bandit.admitted[w] and (best < 0 or bandit.wide_rank[w] > bandit.wide_rank[best]):
             best = w
     bandit.admitted[best] = True
-    add(slot, WIDENED, best, bandit.wide_detail[best], bandit)
+    return best
 
 
 @jit_borrowing

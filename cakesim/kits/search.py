@@ -9,10 +9,14 @@ TCIAIG 2012):
    the hidden part of the deal dealt afresh (``sample_world``).
 2. *Select*: the candidate moves are the arms of a bandit, UCB1 with progressive widening
    for decisions of hundreds of moves (``bandit.select``).
-3. *Play out*: the chosen move is made in the sampled world, and every seat plays the rest
-   of the game with the searcher's heuristic policy (``finish``); the reward is the
-   searcher's win share.
-4. *Decide*: the most visited move (ties: the earlier candidate).
+3. *Descend* (a searcher of ``depth`` above 1): the chosen move is made in the sampled
+   world; the game goes on by the rollout policy to the searcher's next decision, which
+   the tree of its information sets chooses by UCB1 in turn (``tree``), down to
+   ``depth`` decisions, to the first decision the tree does not know yet, or to the end.
+4. *Play out*: every seat plays the rest of the game with the searcher's heuristic policy
+   (``finish``); the reward, the searcher's win share, is credited to every decision
+   chosen on the way.
+5. *Decide*: the most visited move (ties: the earlier candidate).
 
 The driver is the same for every game; a game supplies its part through the hooks below
 (its candidates, its move, how its worlds are sampled and finished). Each hook is a stub
@@ -25,8 +29,8 @@ a compiled function that takes or closes over other compiled functions cannot be
 would compile the search afresh.
 
 A game's ``SearchSpace`` is a NamedTuple with at least ``world`` (the sampled world, a
-game state), ``rollout`` (the strategies that play it out) and ``bandit`` (a
-``bandit.Bandit``). Every draw comes from the game's
+game state), ``rollout`` (the strategies that play it out), ``bandit`` (a
+``bandit.Bandit``) and ``tree`` (a ``tree.Tree``). Every draw comes from the game's
 decision stream, so a game with search players is a pure function of (seed, game), and a
 reference engine calling ``search_decision`` at the same points replays it.
 """
@@ -34,11 +38,13 @@ reference engine calling ``search_decision`` at the same points replays it.
 import functools
 import inspect
 
+import numpy as np
 from numba import types
 from numba.extending import overload
 
 from cakesim.engine.jit import JIT_OPTIONS, jit_borrowing
 from cakesim.kits.bandit import DETAIL, INDEX, KIND, most_visited, select
+from cakesim.kits.tree import NOT_LISTED, back_up, choose_row, clear_tree, fold, list_node, reach
 
 # The hooks a searching game implements. Compiled code calls the implementation registered
 # for its ``space``; a space no game registered fails to compile, naming the hook. The
@@ -47,13 +53,25 @@ from cakesim.kits.bandit import DETAIL, INDEX, KIND, most_visited, select
 
 def prepare(rules, seats, state, space):
     """Hook: the seat deciding at ``state.clock``, with every rollout seat of ``space`` set
-    to its heuristic policy; returns ``(seat, iterations, exploration, widening)``."""
+    to its heuristic policy; returns ``(seat, iterations, exploration, widening, depth)``."""
     raise NotImplementedError(type(space).__name__)
 
 
-def candidates(rules, seat, state, scratch, space):
-    """Hook: the decision's candidate moves in ``space.bandit``, the policy's first;
-    returns ``(count, widen)``, ``widen`` true when the moves are admitted by widening."""
+def candidates(rules, seat, state, scratch, space, bandit):
+    """Hook: the decision's candidate moves in ``bandit``, the policy's first; returns
+    ``(count, widen)``, ``widen`` true when the moves are admitted by widening."""
+    raise NotImplementedError(type(space).__name__)
+
+
+def descend(rules, seat, world, scratch, space):
+    """Hook: the sampled ``world`` played on by the rollout seats up to ``seat``'s next
+    decision (False) or the end of the game (True)."""
+    raise NotImplementedError(type(space).__name__)
+
+
+def observe(rules, seat, world, key, space):
+    """Hook: ``key`` with everything ``seat`` knows at its decision in ``world`` folded in
+    (``tree.fold``): the same for two worlds the seat cannot tell apart."""
     raise NotImplementedError(type(space).__name__)
 
 
@@ -140,25 +158,67 @@ def decide(rules, seats, state, scratch, space):
 def search_decision(rules, seats, state, scratch, space):
     """The searching seat's move at ``state.clock``: ``(kind, index, detail)`` as in
     ``space.bandit.move``; only the decision stream changes."""
-    seat, iterations, exploration, widening = prepare(rules, seats, state, space)
-    count, widen = candidates(rules, seat, state, scratch, space)
+    seat, iterations, exploration, widening, depth = prepare(rules, seats, state, space)
+    count, widen = candidates(rules, seat, state, scratch, space, space.bandit)
     if count > 1:
         open_worlds(rules, state, space)
+        clear_tree(space.tree)
         for t in range(iterations):
             c = select(t, count, widen, exploration, widening, space.bandit)
             space.bandit.visits[c] += 1
-            space.bandit.reward[c] += play_out(c, seat, rules, state, scratch, space)
+            space.bandit.reward[c] += play_out(c, seat, depth, exploration, widening,
+                                               iterations, rules, state, scratch, space)
         close_worlds(rules, state, space)
     return most_visited(space.bandit)
 
 
 @jit_borrowing
-def play_out(c, seat, rules, state, scratch, space):
-    """One iteration: a fresh world, candidate ``c`` made in it, the game played out; the
-    searcher's win share."""
+def play_out(c, seat, depth, exploration, widening, iterations, rules, state, scratch,
+             space):
+    """One iteration: a fresh world, candidate ``c`` made in it, the searcher's later
+    decisions chosen by the tree, the game played out; the searcher's win share."""
     sample_world(rules, state, space)
     move = space.bandit.move
     world = space.world
     make_move(move[c, KIND], move[c, INDEX], move[c, DETAIL], rules, space.rollout, world,
               scratch, space)
-    return finish(rules, seat, world, scratch, space)
+    steps = 0
+    if depth > 1:
+        steps = down_the_tree(c, seat, depth, exploration, widening, iterations, rules,
+                              scratch, space)
+    reward = finish(rules, seat, world, scratch, space)
+    back_up(space.tree, steps, reward)
+    return reward
+
+
+@jit_borrowing
+def down_the_tree(c, seat, depth, exploration, widening, iterations, rules, scratch,
+                  space):
+    """The searcher's decisions after root candidate ``c`` in the sampled world, each
+    chosen at its node (``tree``), until ``depth`` decisions, a node reached for the first
+    time or just listed, or the end; returns how many were chosen."""
+    tree, world = space.tree, space.world
+    key = fold(np.uint64(0), c)
+    steps = 0
+    while steps < depth - 1:
+        if descend(rules, seat, world, scratch, space):
+            break
+        key = observe(rules, seat, world, key, space)
+        node, known = reach(tree, key)
+        if not known:
+            break
+        fresh = tree.first[node] == NOT_LISTED
+        if fresh:
+            count, widen = candidates(rules, seat, world, scratch, space, tree.lister)
+            if not list_node(tree, node, count, widen, widening, iterations):
+                break
+        row = choose_row(tree, node, exploration, widening)
+        tree.path_node[steps] = node
+        tree.path_row[steps] = row
+        steps += 1
+        make_move(tree.move[row, KIND], tree.move[row, INDEX], tree.move[row, DETAIL], rules,
+                  space.rollout, world, scratch, space)
+        key = fold(key, row - tree.first[node])
+        if fresh:
+            break
+    return steps

@@ -37,12 +37,14 @@ from cakesim.games.part_du_chef.steps import (
     score_game,
     start_game,
 )
+from cakesim.games.part_du_chef.strategies import DEPTH, ITERATIONS
 from cakesim.games.slicing.circle import cut_table
 from cakesim.games.slicing.cutting import arc_table
 from cakesim.games.slicing.tabletop import WIN_UNITS
 from cakesim.kits.bandit import new_bandit
 from cakesim.kits.search import decide, searching_space
 from cakesim.kits.seating import reseat, seat_of_deal
+from cakesim.kits.tree import new_tree, tree_depth, tree_nodes
 
 __all__ = ["WIN_UNITS", "Results", "Rules", "Scratch", "Sheet", "State", "Strategies", "View",
            "assign_peppers", "deal_pizzas", "new_scratch", "new_search_space", "new_sheet",
@@ -274,9 +276,13 @@ def new_search_space(rules, strategies):
     world = new_state(rules, players)
     codes = np.zeros_like(strategies.seat_codes)
     params = np.zeros_like(strategies.seat_params)
+    iterations = strategies.seat_params[:, ITERATIONS]
+    depth = strategies.seat_params[:, DEPTH]
     return SearchSpace(
         world=world, rollout=Strategies(codes, params, codes, params),
         bandit=new_bandit(dealt, moves, rules.cut_masks),
+        tree=new_tree(tree_nodes(iterations, depth), tree_depth(iterations, depth), dealt,
+                      moves, rules.cut_masks),
         sheet=new_sheet(players, kinds, world.box_count[kinds]))
 
 

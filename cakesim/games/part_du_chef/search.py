@@ -30,16 +30,21 @@ Marianne is played stay with the seat's thief and Marianne codes, in the real ga
 the rollouts alike: a searched portion choice is carried out with its steals and, on the
 holder's turn, La Marianne (``steps.play_turn``).
 
-The tree is one level deep, as Piece o' Cake's (``piece_o_cake/search.py``): the
-searcher's later moves, and everyone else's, are the rollout policy's. A cut has hundreds
-of legal moves (exactly P portions of 13 slices: 78 cuts at 2 players, 715 at 4, 1287 at
-5). The candidates are therefore the policy's own cut, then the other cuts in the order
-the enumerating cutter ranks them (``strategies.cut_outcomes``), admitted by progressive
-widening. A portion choice has one candidate per untaken portion, each with the policy's
-slice-by-slice eat plan (``strategies.plan_portion``), the policy's pick first: the plan
-already weighs eating against keeping slice by slice, and every slice planned otherwise
-would double a portion's candidates. The chef, left the last portion, has nothing to
-search.
+With ``depth`` 1 the tree is one level deep, as Piece o' Cake's
+(``piece_o_cake/search.py``): the searcher's later moves, and everyone else's, are the
+rollout policy's; with ``depth`` above 1 the driver keeps a tree of the searcher's own
+later decisions (``kits.tree``), keyed by everything public (``observe``), though here it
+changes no decision: after a cut the searcher's next decision is the forced last portion,
+after a choice one on a new pizza (docs/part_du_chef.md).
+
+A cut has hundreds of legal moves (exactly P portions of 13 slices: 78 cuts at 2 players,
+715 at 4, 1287 at 5). The candidates are therefore the policy's own cut, then the other
+cuts in the order the enumerating cutter ranks them (``strategies.cut_outcomes``),
+admitted by progressive widening. A portion choice has one candidate per untaken portion,
+each with the policy's slice-by-slice eat plan (``strategies.plan_portion``), the
+policy's pick first: the plan already weighs eating against keeping slice by slice, and
+every slice planned otherwise would double a portion's candidates. The chef, left the
+last portion, has nothing to search.
 
 Every draw comes from the game's decision stream (the worlds' deals, and a random thief's
 or Marianne's in the rollouts), so a game with search players is a pure function of
@@ -64,10 +69,13 @@ from cakesim.games.part_du_chef.strategies import (
     BALANCED_CUT,
     CHOOSER,
     CUTTER,
+    DEPTH,
     EXPLORATION,
     GREEDY,
     ITERATIONS,
     MARIANNE,
+    SEARCH,
+    SEARCH_CUT,
     THIEF,
     WIDENING,
     balanced_cut,
@@ -80,6 +88,7 @@ from cakesim.games.slicing.tabletop import WIN_UNITS
 from cakesim.kits import search as driver
 from cakesim.kits.bandit import WIDENED, add, clear, deal_hidden, sort_pool, widened_candidates
 from cakesim.kits.search import implements
+from cakesim.kits.tree import fold_arrays
 
 CUT = WIDENED
 TAKE = 0
@@ -102,6 +111,8 @@ class SearchSpace(NamedTuple):
     # hidden places are those a sampled world deals the hidden non-burnt slices into,
     # every later pizza's but its first (``determinize``).
     bandit: tuple
+    # tree.Tree: the searcher's later decisions (none for a flat search, ``depth`` 1).
+    tree: tuple
     # Sheet: a played-out world's score sheet.
     sheet: tuple
 
@@ -114,15 +125,40 @@ def prepare(rules, seats, state, space):
     seat = (state.clock[PIZZA] + state.clock[TURN]) % players
     params = seats.seat_params[seat]
     _seat_rollout(seats, seat, space.rollout)
-    return seat, int(params[ITERATIONS]), params[EXPLORATION], params[WIDENING]
+    return (seat, int(params[ITERATIONS]), params[EXPLORATION], params[WIDENING],
+            int(params[DEPTH]))
 
 
 @implements(driver.candidates, SearchSpace)
-def candidates(rules, seat, state, scratch, space):
+def candidates(rules, seat, state, scratch, space, bandit):
     """The decision's candidates: a cut's (widened) or a portion choice's."""
     if state.clock[TURN] == 0:
-        return _cut_candidates(rules, space.rollout, seat, state, scratch, space), True
-    return _portion_candidates(rules, space.rollout, seat, state, scratch, space), False
+        return _cut_candidates(rules, space.rollout, seat, state, scratch, bandit), True
+    return _portion_candidates(rules, space.rollout, seat, state, scratch, bandit), False
+
+
+@implements(driver.descend, SearchSpace)
+def descend(rules, seat, world, scratch, space):
+    """The world played on to the searcher's next decision: its rollout seat stops there
+    (the search codes, ``steps.advance``), then plays the policy again."""
+    codes = space.rollout.seat_codes
+    codes[seat, CHOOSER] = SEARCH
+    codes[seat, CUTTER] = SEARCH_CUT
+    over = advance(rules, space.rollout, world, scratch)
+    codes[seat, CHOOSER] = GREEDY
+    codes[seat, CUTTER] = BALANCED_CUT
+    return over
+
+
+@implements(driver.observe, SearchSpace)
+def observe(rules, seat, world, key, space):
+    """Everything public folded in: the pizza on the table, every kept pile, what each
+    seat received and ate, the game's counts (steals, La Marianne) and where it is."""
+    seen = world.seen
+    return fold_arrays(key, (seen.kept, world.received, world.eaten_olives,
+                             world.eaten_count, world.tally, seen.pizza_category,
+                             seen.pizza_olives, seen.portion_start, seen.portion_len,
+                             world.clock, seen.pizza_finisher, seen.portion_taken))
 
 
 @implements(driver.open_worlds, SearchSpace)
@@ -183,30 +219,30 @@ def _seat_rollout(seats, seat, rollout):
 
 
 @jit_borrowing
-def _cut_candidates(rules, rollout, chef, state, scratch, space):
+def _cut_candidates(rules, rollout, chef, state, scratch, bandit):
     """The policy's (balanced) cut, then every cut in the enumerating cutter's ranking."""
     view = state.seen
     params = rollout.seat_params[chef]
     policy = balanced_cut(params, chef, view, rules, scratch)
     cut_outcomes(params, chef, view, rules, scratch)
-    return widened_candidates(policy, scratch.cut_outcome, space.bandit)
+    return widened_candidates(policy, scratch.cut_outcome, bandit)
 
 
 @jit_borrowing
-def _portion_candidates(rules, rollout, seat, state, scratch, space):
+def _portion_candidates(rules, rollout, seat, state, scratch, bandit):
     """The policy's pick first, then every other untaken portion with the policy's eat
     plan."""
     view = state.seen
     n_portions = state.clock[PORTIONS]
     index, eat_mask = choose_portion(rollout, seat, view, n_portions, rules, state.stream,
                                      scratch)
-    count = add(clear(space.bandit), TAKE, index, eat_mask, space.bandit)
+    count = add(clear(bandit), TAKE, index, eat_mask, bandit)
     open_portions(seat, view, n_portions, scratch)
     for p in range(n_portions):
         if not view.portion_taken[p] and p != index:
             _, plan = plan_portion(rollout.seat_params[seat], seat, view.portion_start[p],
                                    view.portion_len[p], view, rules, scratch)
-            count = add(count, TAKE, p, plan, space.bandit)
+            count = add(count, TAKE, p, plan, bandit)
     return count
 
 

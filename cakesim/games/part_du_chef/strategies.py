@@ -75,7 +75,7 @@ PARAMETERS = {
                                  "breaking a tie); 0: only the keeper's own chance counts"),
     **SEARCH_WEIGHTS,
 }
-"""Every weight: its default, its allowed range and what it means. The last three are
+"""Every weight: its default, its allowed range and what it means. The last four are
 read only by a ``search`` chooser or cutter; the heuristic weights before them are then
 its rollout policy's."""
 
@@ -106,6 +106,7 @@ DENY_WEIGHT = SPEC.index("deny_weight")
 ITERATIONS = SPEC.index("iterations")
 EXPLORATION = SPEC.index("exploration")
 WIDENING = SPEC.index("widening")
+DEPTH = SPEC.index("depth")
 
 SEARCH_PARAMETERS = SPEC.search_parameters
 

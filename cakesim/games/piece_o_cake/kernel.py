@@ -43,10 +43,17 @@ from cakesim.games.piece_o_cake.steps import (
     score_game,
     start_game,
 )
-from cakesim.games.piece_o_cake.strategies import chance_table_shape, fill_chances, most_in_pile
+from cakesim.games.piece_o_cake.strategies import (
+    DEPTH,
+    ITERATIONS,
+    chance_table_shape,
+    fill_chances,
+    most_in_pile,
+)
 from cakesim.kits.bandit import new_bandit
 from cakesim.kits.search import decide, searching_space
 from cakesim.kits.seating import reseat, seat_of_deal
+from cakesim.kits.tree import new_tree, tree_depth, tree_nodes
 
 
 class RuleData(NamedTuple):
@@ -338,9 +345,13 @@ def new_search_space(rules, params, chances):
     moves = max(cuts, n + kinds + 1, 2 * (box - rules.cakes * n))
     rollout = Strategies(np.zeros((players, 2), dtype=np.int8), np.zeros_like(params),
                          np.zeros_like(chances))
+    iterations, depth = params[:, ITERATIONS], params[:, DEPTH]
     return SearchSpace(
         world=new_state(rules, players), rollout=rollout,
-        bandit=new_bandit(box, moves, rules.cut_masks), majority=np.zeros(players, dtype=np.int16),
+        bandit=new_bandit(box, moves, rules.cut_masks),
+        tree=new_tree(tree_nodes(iterations, depth), tree_depth(iterations, depth), box, moves,
+                      rules.cut_masks),
+        majority=np.zeros(players, dtype=np.int16),
         total=np.zeros(players, dtype=np.int16), win_units=np.zeros(players, dtype=np.int16))
 
 

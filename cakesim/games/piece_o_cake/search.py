@@ -22,18 +22,23 @@ Powley and Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 20
    searcher's win share.
 4. *Decide*: the most visited move (ties: the earlier candidate).
 
-The tree is one level deep: the searcher's later moves, and everyone else's, are the
-rollout policy's. With a few hundred iterations and six to a dozen later own moves, each
-in a fresh world, deeper nodes would see a handful of visits each; the budget is spent
-where it counts. A cut has hundreds of legal moves (551 at 2 and 4 players): spread
-evenly, 200 iterations would try each about once. The candidates are therefore the
-policy's own cut, then the other cuts in the order the enumerating cutter ranks them
-(``strategies.cut_outcomes``), admitted by progressive widening. A choice has at most a
-portion per arc, a decline per collected kind and a pass: all compete from the start,
-each portion with the policy's slice-by-slice eat/collect plan. Keeping a set-aside slice
-(compensation variant) has every slice left, eaten or collected; a swap, claiming it or
-not; the joker in hand, eating it or putting it on each kind it may go on
-(``strategies.may_place_joker``: by default one collected before the take).
+With ``depth`` 1 the tree is one level deep: the searcher's later moves, and everyone
+else's, are the rollout policy's. With ``depth`` above 1 the driver keeps a tree of the
+searcher's own later decisions (``kits.tree``): ``descend`` plays a world on to the
+searcher's next decision, ``observe`` folds in everything public there (the table, every
+pile, what each seat ate, the joker, the clock; not the world's own set-aside kinds).
+After the next cake is laid out that history is new in almost every world, so the tree
+pays off within a cake: the waiter's cut, then its choice and its set-aside slice.
+
+A cut has hundreds of legal moves (551 at 2 and 4 players): spread evenly, 200 iterations
+would try each about once. The candidates are therefore the policy's own cut, then the
+other cuts in the order the enumerating cutter ranks them (``strategies.cut_outcomes``),
+admitted by progressive widening. A choice has at most a portion per arc, a decline per
+collected kind and a pass: all compete from the start, each portion with the policy's
+slice-by-slice eat/collect plan. Keeping a set-aside slice (compensation variant) has
+every slice left, eaten or collected; a swap, claiming it or not; the joker in hand,
+eating it or putting it on each kind it may go on (``strategies.may_place_joker``: by
+default one collected before the take).
 
 Every draw comes from the game's decision stream, so a game with search players is a pure
 function of (seed, game) and the reference engine, calling the driver's
@@ -68,10 +73,13 @@ from cakesim.games.piece_o_cake.steps import (
 from cakesim.games.piece_o_cake.strategies import (
     BALANCED_CUT,
     DECLINE_EAT,
+    DEPTH,
     EXPLORATION,
     GREEDY,
     ITERATIONS,
     PASS,
+    SEARCH,
+    SEARCH_CUT,
     TAKE,
     WIDENING,
     balanced_cut,
@@ -88,6 +96,7 @@ from cakesim.games.slicing.tabletop import WIN_UNITS
 from cakesim.kits import search as driver
 from cakesim.kits.bandit import WIDENED, add, clear, deal_hidden, sort_pool, widened_candidates
 from cakesim.kits.search import implements
+from cakesim.kits.tree import fold_arrays
 
 CUT = WIDENED
 KEEP = 4
@@ -112,6 +121,8 @@ class SearchSpace(NamedTuple):
     # it), CLAIM (DETAIL 1 to swap), JOKER (INDEX the kind, -1 to eat it); its hidden
     # places are in ``GameState.order``.
     bandit: tuple
+    # tree.Tree: the searcher's later decisions (none for a flat search, ``depth`` 1).
+    tree: tuple
     # (P,) int16: [seat] a played-out world's majority points, totals and win units.
     majority: np.ndarray
     total: np.ndarray
@@ -129,22 +140,49 @@ def prepare(rules, seats, state, space):
     seat = state.pending[PENDING_SEAT] if state.pending[PENDING] != NOTHING else seat
     params = seats.params[seat]
     _seat_rollout(seats, seat, space.rollout)
-    return seat, int(params[ITERATIONS]), params[EXPLORATION], params[WIDENING]
+    return (seat, int(params[ITERATIONS]), params[EXPLORATION], params[WIDENING],
+            int(params[DEPTH]))
 
 
 @implements(driver.candidates, SearchSpace)
-def candidates(rules, seat, state, scratch, space):
+def candidates(rules, seat, state, scratch, space, bandit):
     """The decision's candidates: a joker decision's, a cut's (widened), a choice's or a
     set-aside slice's."""
     players = state.eaten_count.shape[0]
     turn = state.clock[TURN]
     if state.pending[PENDING] != NOTHING:
-        return _joker_candidates(rules, space.rollout, seat, state, space), False
+        return _joker_candidates(rules, space.rollout, seat, state, bandit), False
     if turn == 0:
-        return _cut_candidates(rules, space.rollout, seat, state, scratch, space), True
+        return _cut_candidates(rules, space.rollout, seat, state, scratch, bandit), True
     if turn <= players:
-        return _choice_candidates(rules, space.rollout, seat, state, scratch, space), False
-    return _keep_candidates(rules, space.rollout, seat, state, space), False
+        return _choice_candidates(rules, space.rollout, seat, state, scratch, bandit), False
+    return _keep_candidates(rules, space.rollout, seat, state, bandit), False
+
+
+@implements(driver.descend, SearchSpace)
+def descend(rules, seat, world, scratch, space):
+    """The world played on to the searcher's next decision: its rollout seat stops there
+    (the search codes, ``steps.advance``), then plays the policy again."""
+    codes = space.rollout.codes
+    codes[seat, 0] = SEARCH
+    codes[seat, 1] = SEARCH_CUT
+    over = advance(rules, space.rollout, world, scratch)
+    codes[seat, 0] = GREEDY
+    codes[seat, 1] = BALANCED_CUT
+    return over
+
+
+@implements(driver.observe, SearchSpace)
+def observe(rules, seat, world, key, space):
+    """Everything public folded in: the table, every pile, what each seat ate, the joker,
+    where the game is and (several rounds) the banked scores. The set-aside slices' kinds
+    are the world's own draw, so they are left out."""
+    seen = world.seen
+    return fold_arrays(key, (seen.collected, seen.collected_cream, world.banked,
+                             seen.cake_kind, seen.cake_cream, seen.portion_taken,
+                             seen.aside_left, seen.joker, seen.portion_start,
+                             seen.portion_len, world.clock, world.pending,
+                             world.eaten_cream, world.eaten_count))
 
 
 @implements(driver.open_worlds, SearchSpace)
@@ -209,71 +247,71 @@ def _seat_rollout(seats, seat, rollout):
 
 
 @jit_borrowing
-def _cut_candidates(rules, rollout, waiter, state, scratch, space):
+def _cut_candidates(rules, rollout, waiter, state, scratch, bandit):
     """The policy's (balanced) cut, then every cut in the enumerating cutter's ranking."""
     view = state.seen
     params, chances = rollout.params[waiter], rollout.chances[waiter]
     policy = balanced_cut(params, chances, waiter, view, rules, scratch)
     cut_outcomes(params, chances, waiter, view, rules, scratch)
-    return widened_candidates(policy, scratch.cut_outcome, space.bandit)
+    return widened_candidates(policy, scratch.cut_outcome, bandit)
 
 
 @jit_borrowing
-def _choice_candidates(rules, rollout, seat, state, scratch, space):
+def _choice_candidates(rules, rollout, seat, state, scratch, bandit):
     """The policy's move first, then every other take (with the policy's eat plan),
     every decline and the pass."""
     view = state.seen
     n_portions = state.clock[PORTIONS]
     params, chances = rollout.params[seat], rollout.chances[seat]
     action, index, eat_mask = choose_action(rollout, seat, view, n_portions, rules, scratch)
-    count = add(clear(space.bandit), action, index, eat_mask, space.bandit)
+    count = add(clear(bandit), action, index, eat_mask, bandit)
     fill_rivals(view.collected, seat, scratch.rivals)
     for p in range(n_portions):
         if not view.portion_taken[p] and not (action == TAKE and index == p):
             _, plan = plan_portion(params, chances, seat, view.portion_start[p],
                                    view.portion_len[p], view, rules, scratch)
-            count = add(count, TAKE, p, plan, space.bandit)
+            count = add(count, TAKE, p, plan, bandit)
     for kind in range(view.collected.shape[1]):
         if view.collected[seat, kind] > 0 and not (action == DECLINE_EAT and index == kind):
-            count = add(count, DECLINE_EAT, kind, 0, space.bandit)
+            count = add(count, DECLINE_EAT, kind, 0, bandit)
     if action != PASS:
-        count = add(count, PASS, -1, 0, space.bandit)
+        count = add(count, PASS, -1, 0, bandit)
     return count
 
 
 @jit_borrowing
-def _keep_candidates(rules, rollout, waiter, state, space):
+def _keep_candidates(rules, rollout, waiter, state, bandit):
     """The policy's pick first, then every set-aside slice left, eaten or collected (the
     joker once: what becomes of it is its own decision)."""
     view = state.seen
     a, eat = choose_bonus(rollout, waiter, view, rules)
-    count = add(clear(space.bandit), KEEP, a, 1 if eat else 0, space.bandit)
+    count = add(clear(bandit), KEEP, a, 1 if eat else 0, bandit)
     for other in range(view.aside_left.shape[0]):
         # The joker is one move (eaten or placed afterwards), not two.
         joker = view.aside_kind[other] == rules.joker_kind
         for detail in range(1 if joker else 2):
             policy = other == a and (joker or detail == (1 if eat else 0))
             if view.aside_left[other] and not policy:
-                count = add(count, KEEP, other, detail, space.bandit)
+                count = add(count, KEEP, other, detail, bandit)
     return count
 
 
 @jit_borrowing
-def _joker_candidates(rules, rollout, seat, state, space):
+def _joker_candidates(rules, rollout, seat, state, bandit):
     """The policy's answer first. A swap: claim it or not; the joker in hand: eat it, or
     put it on each kind it may go on (``may_place_joker``)."""
     view, pending = state.seen, state.pending
     if pending[PENDING] == SWAP:
         claim = choose_swap(rollout, seat, pending[SWAP_CREAM], pending[SWAP_EATEN] == 1, view,
                             rules)
-        count = add(clear(space.bandit), CLAIM, -1, 1 if claim else 0, space.bandit)
-        return add(count, CLAIM, -1, 0 if claim else 1, space.bandit)
+        count = add(clear(bandit), CLAIM, -1, 1 if claim else 0, bandit)
+        return add(count, CLAIM, -1, 0 if claim else 1, bandit)
     policy = choose_joker(rollout, seat, view, rules)
-    count = add(clear(space.bandit), JOKER, policy, 0, space.bandit)
+    count = add(clear(bandit), JOKER, policy, 0, bandit)
     for kind in range(-1, view.collected.shape[1]):
         if kind != policy and (kind < 0 or may_place_joker(
                 view.collected[seat, kind], view.before_take[kind], rules)):
-            count = add(count, JOKER, kind, 0, space.bandit)
+            count = add(count, JOKER, kind, 0, bandit)
     return count
 
 

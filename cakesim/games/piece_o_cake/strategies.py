@@ -71,7 +71,7 @@ PARAMETERS = {
                                            "before the player claims a swap"),
     **SEARCH_WEIGHTS,
 }
-"""Every weight: its default, its allowed range and what it means. The last three are
+"""Every weight: its default, its allowed range and what it means. The last four are
 read only by a ``search`` chooser or cutter; the heuristic weights before them are then
 its rollout policy's."""
 
@@ -95,6 +95,7 @@ SWAP_THRESHOLD = SPEC.index("swap_threshold")
 ITERATIONS = SPEC.index("iterations")
 EXPLORATION = SPEC.index("exploration")
 WIDENING = SPEC.index("widening")
+DEPTH = SPEC.index("depth")
 
 # Actions a chooser returns.
 TAKE = 0

@@ -46,6 +46,8 @@ class SlicingGame(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks)
     """The built-in search players (the game's ``search.py``) and their iterations per
     move; each plays the tuned strategy of its player count in its rollouts."""
     search_strategies = tuple(search_budgets)
+    TREE_DEPTH: ClassVar[float] = 8.0
+    """The depth of the tree searcher the benchmark times beside the flat ones."""
     search_codes: ClassVar[dict[str, str]] = {"chooser": "search", "cutter": "search"}
     """The strategy fields that make a strategy search its choices and its cuts."""
     skill_ladder = ("random", "greedy", TUNED, *search_budgets)
@@ -123,10 +125,20 @@ class SlicingGame(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks)
                          duplicate)
 
     def bench_tables(self, rules) -> list[tuple[str, TableSpec]]:
-        """The benchmark's tables: each bench strategy at every seat, every player count."""
-        return [(name, self.table(rules, players, [self.named_strategy(name, players)] * players))
-                for name in self.bench_strategies
-                for players in range(rules.min_players, rules.max_players + 1)]
+        """The benchmark's tables: each bench strategy at every seat, every player count;
+        then every other search budget, and the search with a tree (``TREE_DEPTH``), at 2
+        and 4 players."""
+        tables = [(name, self.table(rules, players, [self.named_strategy(name, players)] * players))
+                  for name in self.bench_strategies
+                  for players in range(rules.min_players, rules.max_players + 1)]
+        for players in (2, 4):
+            deeper = [self.named_strategy(name, players) for name in self.search_budgets
+                      if name not in self.bench_strategies]
+            tree = f"search, depth {self.TREE_DEPTH:g}"
+            deeper.append(self.with_weights(self.named_strategy("search", players), tree,
+                                            {"depth": self.TREE_DEPTH}))
+            tables += [(s.name, self.table(rules, players, [s] * players)) for s in deeper]
+        return tables
 
     def reference_outcome(self, table: TableSpec, seed: int, index: int) -> dict:
         """Every metric of one game, from the reference engine."""

@@ -48,7 +48,16 @@ TABLES = {
     "5P search cuts, greedy chooses": (
         5, "base", lambda: [searching(5, iterations=8, chooser="greedy")] + [tuned(5)] * 4,
         True),
+    "3P tree searchers, flat searcher, La Marianne": (
+        3, "marianne", lambda: [deep(3, "marianne", 30, 3), searching(3, "marianne"),
+                                deep(3, "marianne", 20, 8, **DRAWING)], True),
 }
+
+
+def deep(players, variant, iterations, depth, **codes):
+    """``searching`` with a tree of its own later decisions ``depth`` deep."""
+    return GAME.with_weights(searching(players, variant, iterations, **codes), "search",
+                             {"depth": float(depth)})
 
 
 @pytest.mark.parametrize("name", list(TABLES))
@@ -132,10 +141,11 @@ def reshuffled(state, rng):
     return other
 
 
-@pytest.mark.parametrize(("players", "variant", "seed"), [(2, "base", 3), (4, "marianne", 8)])
-def test_no_decision_depends_on_the_hidden_order(players, variant, seed):
+@pytest.mark.parametrize(("players", "variant", "seed", "depth"),
+                         [(2, "base", 3, 1), (4, "marianne", 8, 6)])
+def test_no_decision_depends_on_the_hidden_order(players, variant, seed, depth):
     rng = np.random.default_rng(seed)
-    strategies = [searching(players, variant, 16)] * players
+    strategies = [deep(players, variant, 16, depth)] * players
     decisions = 0
     for paused in paused_games(players, variant, strategies, seed, 0):
         rules, seats, state, scratch, space = paused
@@ -182,12 +192,12 @@ def test_a_sampled_world_is_dealt_as_the_rules_deal():
 # Every move legal, whatever the search's settings (the reference engine checks each).
 
 searchers = st.builds(
-    lambda players, variant, iterations, exploration, widening, thief, marianne: (
+    lambda players, variant, iterations, exploration, widening, depth, thief, marianne: (
         players, variant, GAME.with_weights(
             searching(players, variant, iterations, thief=thief, marianne=marianne),
-            "search", {"exploration": exploration, "widening": widening})),
+            "search", {"exploration": exploration, "widening": widening, "depth": depth})),
     st.integers(2, 5), st.sampled_from(("base", "marianne")), st.integers(1, 30),
-    st.floats(0.0, 2.0), st.floats(0.1, 3.0),
+    st.floats(0.0, 2.0), st.floats(0.1, 3.0), st.sampled_from((1.0, 2.0, 6.0)),
     st.sampled_from(("kind-leader", "score-leader", "random")),
     st.sampled_from(("greedy", "random", "never")))
 
@@ -220,7 +230,7 @@ def test_the_search_finds_the_portion_that_wins_where_the_policy_loses():
         if paused.state.clock[steps.PIZZA] == RULES.pizzas - 1)
     heuristic = seats._replace(seat_codes=seats.codes.copy())
     heuristic.seat_codes[1, CHOOSER] = GREEDY
-    count = search._portion_candidates(rules, heuristic, 1, state, scratch, space)
+    count = search._portion_candidates(rules, heuristic, 1, state, scratch, space.bandit)
     candidates = [tuple(int(x) for x in row) for row in space.bandit.move[:count]]
     wins = []
     for move in candidates:

@@ -57,14 +57,25 @@ def test_kernel_matches_reference_with_search_against_other_strategies():
     assert_parity(table, seed=3, first=0, games=8)
 
 
+def test_kernel_matches_reference_with_tree_searchers():
+    # Searchers with a tree of their own later decisions, beside a flat one; the joker
+    # gives them every kind of decision.
+    table = GAME.table(RULES, 3, [searcher(3, 30.0, depth=3.0), searcher(3),
+                                  searcher(3, 20.0, depth=8.0)], "joker-compensation",
+                       duplicate=True)
+    assert_parity(table, seed=4, first=0, games=6)
+
+
 @settings(max_examples=12, deadline=None)
 @given(players=st.integers(2, 5), seed=st.integers(0, 2**32 - 1),
        iterations=st.integers(1, 30), exploration=st.floats(0.0, 2.0),
-       widening=st.floats(0.1, 3.0))
-def test_search_plays_only_legal_moves(players, seed, iterations, exploration, widening):
+       widening=st.floats(0.1, 3.0), depth=st.sampled_from((1.0, 2.0, 6.0)))
+def test_search_plays_only_legal_moves(players, seed, iterations, exploration, widening,
+                                       depth):
     # The reference engine asserts that every move is legal.
     variant = "compensation" if RULES.has_compensation(players) else "base"
-    player = searcher(players, float(iterations), exploration=exploration, widening=widening)
+    player = searcher(players, float(iterations), exploration=exploration, widening=widening,
+                      depth=depth)
     table = GAME.table(RULES, players, [player] * players, variant)
     result = reference_result(table, seed, 0)
     assert sum(result.win_units) == GAME.win_units
@@ -103,7 +114,7 @@ def test_the_search_offers_the_joker_only_the_kinds_it_may_go_on():
         view.joker[:] = [strategies.JOKER_HAND, 1, -1]
         state.pending[:] = [steps.PLACE, 1, 0, 0]
         seat, *_ = search.prepare(rules, seats, state, space)
-        count, _ = search.candidates(rules, seat, state, scratch, space)
+        count, _ = search.candidates(rules, seat, state, scratch, space, space.bandit)
         moves = space.bandit.move[:count]
         assert seat == 1 and set(moves[:, KIND]) == {search.JOKER}
         offered[placement] = sorted(moves[:, INDEX].tolist())
@@ -130,8 +141,10 @@ def _decision(rules, seats, state, scratch, space, stream):
     return search_decision(rules, seats, state, scratch, space)
 
 
-def test_the_search_cannot_see_the_hidden_order():
-    rules, seats, state, scratch, space = _table_arrays(3, searcher(3, 60.0))
+@pytest.mark.parametrize("depth", [1.0, 8.0])
+def test_the_search_cannot_see_the_hidden_order(depth):
+    # With a tree too: its nodes are keyed by what the searcher knows, not by the deal.
+    rules, seats, state, scratch, space = _table_arrays(3, searcher(3, 60.0, depth=depth))
     kernel.deal_order(np.uint64(9), 0, 0, state.deal_stream, state.order)
     reset_stream(state.seen.stream, np.uint64(9), 0, DECISION_STREAM)
     steps.start_game(rules, state)
