@@ -33,7 +33,7 @@ import numpy as np
 from numba import literal_unroll
 
 from cakesim.engine.jit import jit, jit_borrowing
-from cakesim.engine.seeding import mix64
+from cakesim.engine.seeding import GOLDEN, mix64
 from cakesim.kits.bandit import DETAIL, INDEX, KIND, WIDENED, new_bandit, next_admitted, ucb
 
 ROWS_PER_NODE = 48
@@ -105,10 +105,10 @@ def tree_nodes(iterations, depth):
 
 
 @jit_borrowing
-def tree_depth(iterations, depth):
-    """The deepest ``depth`` (rounded down) of players ``tree_nodes`` counts; 1 if none."""
+def tree_depth(depth):
+    """The deepest of the players' ``depth`` (rounded down); at least 1."""
     deepest = 1
-    for j in range(iterations.shape[0]):
+    for j in range(depth.shape[0]):
         deepest = max(deepest, int(depth[j]))
     return deepest
 
@@ -125,7 +125,7 @@ def clear_tree(tree):
 @jit_borrowing
 def fold(key, value):
     """``key`` with ``value`` (an integer) folded in: SplitMix64's avalanche of both."""
-    return mix64(key ^ mix64(np.uint64(np.int64(value)) + np.uint64(0x9E3779B97F4A7C15)))
+    return mix64(key ^ mix64(np.uint64(np.int64(value)) + GOLDEN))
 
 
 @jit_borrowing

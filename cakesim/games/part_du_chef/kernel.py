@@ -281,7 +281,7 @@ def new_search_space(rules, strategies):
     return SearchSpace(
         world=world, rollout=Strategies(codes, params, codes, params),
         bandit=new_bandit(dealt, moves, rules.cut_masks),
-        tree=new_tree(tree_nodes(iterations, depth), tree_depth(iterations, depth), dealt,
+        tree=new_tree(tree_nodes(iterations, depth), tree_depth(depth), dealt,
                       moves, rules.cut_masks),
         sheet=new_sheet(players, kinds, world.box_count[kinds]))
 

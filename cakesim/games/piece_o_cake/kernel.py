@@ -349,7 +349,7 @@ def new_search_space(rules, params, chances):
     return SearchSpace(
         world=new_state(rules, players), rollout=rollout,
         bandit=new_bandit(box, moves, rules.cut_masks),
-        tree=new_tree(tree_nodes(iterations, depth), tree_depth(iterations, depth), box, moves,
+        tree=new_tree(tree_nodes(iterations, depth), tree_depth(depth), box, moves,
                       rules.cut_masks),
         majority=np.zeros(players, dtype=np.int16),
         total=np.zeros(players, dtype=np.int16), win_units=np.zeros(players, dtype=np.int16))
