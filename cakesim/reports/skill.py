@@ -33,8 +33,8 @@ from cakesim.engine.project import shown_path
 from cakesim.reports.answer import WORDS, Answer
 from cakesim.reports.summaries import (
     difference,
-    first_seat_share,
     player_summary,
+    seat_share,
     seat_verdict,
     verdict_family,
 )
@@ -120,8 +120,7 @@ def _trace_steps(setting, by_label: dict, mixed: list[dict], win_units: int) -> 
                                         for run in (high_run, low_run))).as_dict()}
                  for seat in range(players)]
         share = alone[upper]["share"] if upper in alone else None
-        gap = (Estimate(share["value"] - 1 / players, share["low"] - 1 / players,
-                        share["high"] - 1 / players, share["n"]).as_dict() if share else None)
+        gap = _gap(Estimate(**share), 1 / players) if share else None
         steps.append({
             "lower": lower, "upper": upper, "seats": seats, "alone_gap": gap,
             "largest": max(seats, key=lambda d: max(abs(d["low"]), abs(d["high"]))),
@@ -196,13 +195,25 @@ def trace_headline(data: dict) -> str:
 
 def _uniform_row(strength: str, run, margin: float, family: int) -> dict:
     """One strength at every seat: the first seat's win share minus the fair 1/P (95 %),
-    and its verdict as the report judges its seats (``family`` verdicts together)."""
-    share, fair = first_seat_share(run), 1 / run.table.players
-    gap = Estimate(share.value - fair, share.low - fair, share.high - fair, share.n)
+    and its verdict as the report judges its seats (``family`` verdicts together); and
+    the worst seat, which under strong play need not be the first."""
+    fair = 1 / run.table.players
+    shares = [seat_share(run, seat).interval() for seat in range(run.table.players)]
+    worst = min(range(len(shares)), key=lambda seat: shares[seat].value)
     return {"strength": strength, "table": run.table.label, "games": run.totals.games,
             "deals": run.totals.deals, "duplicate": run.table.duplicate,
-            "share": share.as_dict(), "gap": gap.as_dict(),
-            "verdict": seat_verdict(run, 0, margin, family)}
+            "share": shares[0].as_dict(), "gap": _gap(shares[0], fair),
+            "verdict": seat_verdict(run, 0, margin, family),
+            "seat_gaps": [_gap(share, fair) for share in shares],
+            "worst": {"seat": worst + 1,
+                      "name": run.table.game.seat_name(run.table, worst).name,
+                      "share": shares[worst].as_dict(), "gap": _gap(shares[worst], fair)}}
+
+
+def _gap(share: Estimate, fair: float) -> dict:
+    """A win share minus the fair share, with its interval."""
+    return Estimate(share.value - fair, share.low - fair, share.high - fair,
+                    share.n).as_dict()
 
 
 def _gains(run, player: int, win_units: int) -> np.ndarray:
@@ -301,7 +312,19 @@ def quoted_trace(folder: Path) -> dict:
             "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
             "words": f"{trace_headline(trace)} With {strongest['strength']} at every seat "
                      f"({strongest['games']:,} games a row) the {settings[0]['seat']}'s gap "
-                     f"to fair is {gaps}."}
+                     f"to fair is {gaps}. {strongest_worst(trace)}"}
+
+
+def strongest_worst(data: dict) -> str:
+    """The worst seat of each setting with the strongest level at every seat, in words:
+    under strong play it need not be the first seat."""
+    strongest = data["settings"][0]["rows"][-1]["strength"]
+    parts = []
+    for s in data["settings"]:
+        worst = s["rows"][-1]["worst"]
+        name = worst["name"] if worst["name"].startswith("seat") else f"the {worst['name']}"
+        parts.append(f"{s['setting']} {name} ({pp(worst['gap'])})")
+    return f"The worst seat with {strongest} at every seat: {', '.join(parts)}."
 
 
 def numbers(data: dict) -> dict[str, dict]:
@@ -328,7 +351,8 @@ def answer(data: dict, summary: dict) -> Answer:
         rows = [[f"{step['lower']} to {step['upper']}",
                  *[points_plus_minus(s["trace"][k]["largest"]) for s in settings]]
                 for k, step in enumerate(settings[0]["trace"])]
-        return Answer(" ".join([trace_headline(data), *(s["trace_words"] for s in settings)]),
+        return Answer(" ".join([trace_headline(data), *(s["trace_words"] for s in settings),
+                                strongest_worst(data)]),
                       trace_headline(data),
                       ["largest change of a seat's share", *[s["setting"] for s in settings]],
                       rows)
@@ -391,6 +415,13 @@ def _trace_markdown(data: dict) -> list[str]:
     steps = settings[0]["trace"]
     lines = ["", "### The trace", "", f"**{trace_headline(data)}**", ""]
     lines += [f"- {s['trace_words']}" for s in settings]
+    strongest = settings[0]["rows"][-1]["strength"]
+    lines += ["", f"{strongest_worst(data)} Each seat's win share minus the fair 1/P with "
+              f"{strongest} at every seat, the worst seat's in bold (percentage points, 95 % "
+              "intervals by deal):", "", _header(settings, "seat"), _rule(settings)]
+    for seat in range(max(s["players"] for s in settings)):
+        lines.append(f"| {seat + 1} | " + " | ".join(_seat_cell(s["rows"][-1], seat)
+                                                    for s in settings) + " |")
     lines += ["", "Each step up the trace: every seat's win share with the stronger level at "
               "every seat minus with the weaker, paired by deal on the deals both played "
               "(deal d is the same deal at every level); the seat whose 95 % interval "
@@ -409,6 +440,15 @@ def _trace_markdown(data: dict) -> list[str]:
         points_plus_minus(s["trace"][k]["alone_gap"]) if s["trace"][k]["alone_gap"] else "-"
         for s in settings) + " |" for k, step in enumerate(steps)]
     return lines
+
+
+def _seat_cell(row: dict, seat: int) -> str:
+    """A seat's gap to fair in a uniform row, in bold for its worst seat; ``-`` past the
+    row's player count."""
+    if seat >= len(row["seat_gaps"]):
+        return "-"
+    cell = points_plus_minus(row["seat_gaps"][seat])
+    return f"**{cell}**" if row["worst"]["seat"] == seat + 1 else cell
 
 
 def _header(settings: list[dict], corner: str = "strength") -> str:

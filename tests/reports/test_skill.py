@@ -14,6 +14,7 @@ from cakesim.games import game_named
 from cakesim.reports import skill
 from cakesim.reports.answer import WORDS
 from cakesim.reports.summary_file import read_summary
+from cakesim.reports.text import points_plus_minus
 
 
 def _gap(value: float, half: float = 0.01) -> dict:
@@ -180,6 +181,14 @@ def test_the_skill_rows_are_played_and_their_numbers_are_the_games(ran):
             assert row["gap"]["value"] == pytest.approx(_first_seat_gap(rows, s["players"]),
                                                         abs=1e-12)
             assert row["gap"]["low"] < row["gap"]["value"] < row["gap"]["high"]
+            # Every seat's gap, and the worst seat: under strong play not always the first.
+            by_seat = _shares(rows).groupby(rows["seat"]).mean() - 1 / s["players"]
+            assert [g["value"] for g in row["seat_gaps"]] == pytest.approx(
+                by_seat.to_list(), abs=1e-12)
+            assert row["worst"]["seat"] == by_seat.idxmin() + 1
+            assert row["worst"]["gap"] == row["seat_gaps"][by_seat.idxmin()]
+            assert row["worst"]["share"]["value"] == pytest.approx(
+                by_seat.min() + 1 / s["players"], abs=1e-12)
         for m in s["mixed"]:
             run = runs[m["table"]]
             assert run.table.duplicate and m["player"] == 1
@@ -343,7 +352,14 @@ def test_a_trace_seats_each_strength_among_the_one_below_and_pairs_its_changes(t
         assert s["trace_words"].startswith(f"At {s['setting']}, from greedy-balanced to tuned")
     # The answer is the trace's verdict; the report shows its tables and plot.
     assert summary["answer"]["paragraph"].startswith(skill.trace_headline(data))
+    worst = skill.strongest_worst(data)
+    assert worst.startswith("The worst seat with tuned at every seat: 3P base ")
+    assert worst in summary["answer"]["paragraph"]
     text = result.report.read_text()
+    # Every seat's gap at the strongest level, the worst in bold.
+    for s in data["settings"]:
+        worst_row = s["rows"][-1]
+        assert f"**{points_plus_minus(worst_row['worst']['gap'])}**" in text
     assert "### The trace" in text and "| greedy-balanced to tuned |" in text
     assert "| tuned among greedy-balanced |" in text
     assert (result.report.parent / "skill.png").stat().st_size > 10_000
@@ -431,7 +447,7 @@ def test_a_report_quotes_its_skill_trace_and_the_digest_of_the_trace_it_read(tmp
                                     f"{100 * trace['settings'][0]['rows'][-1]['gap']['value']:+.1f}"
                                     f" pp, 3P compensation "
                                     f"{100 * trace['settings'][1]['rows'][-1]['gap']['value']:+.1f}"
-                                    " pp.")
+                                    f" pp. {skill.strongest_worst(trace)}")
     assert quoted["sha256"] == hashlib.sha256(
         (traced.report.parent / "summary.json").read_bytes()).hexdigest()
     assert f"Stronger players (the skill trace traced): {quoted['words']}" in (

@@ -1,32 +1,31 @@
-"""Golden replays: whole games as a person reads them, diffed line by line.
+"""Golden replays of Piece o' Cake (see ``tests.golden``), the search players' included."""
 
-A rule or strategy change that moves any decision shows here as a readable diff. After
-checking that the change is intended, regenerate with ``CAKESIM_UPDATE_GOLDEN=1 make test``.
-"""
-
-import os
 from pathlib import Path
 
 import pytest
 
 from cakesim.games.piece_o_cake.reference import play_game
-from cakesim.games.piece_o_cake.replay import format_replay
-from tests.games.piece_o_cake.conftest import GAME, RULES
+from tests.games.piece_o_cake.conftest import GAME
+from tests.golden import assert_matches_golden, replay_text
 
 GOLDEN = Path(__file__).with_name("golden")
 CASES = [(2, "base", "greedy", 3), (3, "compensation", "greedy", 7),
          (4, "compensation", "greedy-balanced", 1), (5, "base", "random", 4),
-         (4, "joker-compensation-2-rounds", "tuned", 5), (3, "joker-3-rounds", "random", 2)]
+         (4, "joker-compensation-2-rounds", "tuned", 5), (3, "joker-3-rounds", "random", 2),
+         (2, "base", "search", 3), (4, "base", "search-tree", 6)]
+
+
+def seats(strategy: str, players: int) -> list:
+    """``search-tree``: the search with a tree of the searcher's later decisions (depth 8)
+    on a small budget; any other name is the built-in strategy, at every seat."""
+    if strategy == "search-tree":
+        return [GAME.with_weights(GAME.named_strategy("search", players), "search-tree",
+                                  {"iterations": 40.0, "depth": 8.0})] * players
+    return [GAME.named_strategy(strategy, players)] * players
 
 
 @pytest.mark.parametrize(("players", "variant", "strategy", "game"), CASES)
 def test_replay_matches_golden_file(players, variant, strategy, game):
-    result = play_game(RULES.for_table(players, variant),
-                       [GAME.named_strategy(strategy, players)] * players, seed=1, game=game)
-    text = format_replay(RULES, result, f"seed 1, game {game}, {players} players, {variant}, "
-                                        f"{strategy}") + "\n"
-    path = GOLDEN / f"{players}p_{variant}_{strategy}_game{game}.txt"
-    if os.environ.get("CAKESIM_UPDATE_GOLDEN"):
-        path.write_text(text)
-    assert path.exists(), f"missing {path.name}: run with CAKESIM_UPDATE_GOLDEN=1"
-    assert text.splitlines() == path.read_text().splitlines()
+    text = replay_text(GAME, play_game, players, variant, seats(strategy, players), strategy,
+                       game)
+    assert_matches_golden(GOLDEN / f"{players}p_{variant}_{strategy}_game{game}.txt", text)

@@ -1,10 +1,5 @@
-"""Golden replays: whole games as a person reads them, diffed line by line.
+"""Golden replays of Topp die Torte! (see ``tests.golden``)."""
 
-A rule or strategy change that moves any decision shows here as a readable diff. After
-checking that the change is intended, regenerate with ``CAKESIM_UPDATE_GOLDEN=1 make test``.
-"""
-
-import os
 from pathlib import Path
 
 import pytest
@@ -12,6 +7,7 @@ import pytest
 from cakesim.games.topp_die_torte.reference import play_game
 from cakesim.games.topp_die_torte.replay import format_replay
 from tests.games.topp_die_torte.conftest import GREEDY, RANDOM, RULES, weighted
+from tests.golden import assert_matches_golden
 
 GOLDEN = Path(__file__).with_name("golden")
 TABLES = {
@@ -30,8 +26,4 @@ def test_replay_matches_golden_file(players, variant, strategy, game):
                        game=game)
     text = format_replay(RULES, result, f"seed 1, game {game}, {players} players, {variant}, "
                                         f"{strategy}") + "\n"
-    path = GOLDEN / f"{players}p_{variant}_{strategy}_game{game}.txt"
-    if os.environ.get("CAKESIM_UPDATE_GOLDEN"):
-        path.write_text(text)
-    assert path.exists(), f"missing {path.name}: run with CAKESIM_UPDATE_GOLDEN=1"
-    assert text.splitlines() == path.read_text().splitlines()
+    assert_matches_golden(GOLDEN / f"{players}p_{variant}_{strategy}_game{game}.txt", text)
