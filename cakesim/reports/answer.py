@@ -81,10 +81,13 @@ def answer(kind: str, game: Game, summary: dict, analyses: dict) -> Answer:
             lead = getattr(module, "SUPPLEMENT_LEAD", "Across player strengths:")
             found.paragraph += f" {lead} {module.headline(data)}"
     trace = summary.get("skill_trace")
-    if trace:
-        # Whether the answer still moves for players stronger than the report's.
-        found.paragraph += f" Stronger players (the skill trace {trace['experiment']}): " \
-                           f"{trace['words']}"
+    if trace and "sha256" not in trace:
+        found.paragraph += f" Stronger players: {trace['words']}"
+    elif trace:
+        # The strongest players cakesim has come first: the report's own tables are about
+        # its stock and tuned bots, whose answer can move as players get stronger.
+        found.paragraph = f"Under the strongest play tried, {trace['words']} " \
+                          f"For comparison: {found.paragraph}"
     if any(t["control"] for t in summary["tables"]):
         found.paragraph += f" {CONTROLS}"
     return found

@@ -303,28 +303,52 @@ def quoted_trace(folder: Path) -> dict:
     name = folder.name
     path = folder / SUMMARY
     if not path.exists():
-        return {"experiment": name, "words": f"not run yet (make experiment EXP={name})."}
+        return {"experiment": name, "words": f"the skill trace {name} is not run yet "
+                                             f"(make experiment EXP={name})."}
     trace = read_summary(folder)["sections"]["skill"]
     settings = trace["settings"]
     strongest = settings[0]["rows"][-1]
     gaps = ", ".join(f"{s['setting']} {pp(s['rows'][-1]['gap'])}" for s in settings)
     return {"experiment": name, "summary": shown_path(path),
             "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-            "words": f"{trace_headline(trace)} With {strongest['strength']} at every seat "
-                     f"({strongest['games']:,} games a row) the {settings[0]['seat']}'s gap "
-                     f"to fair is {gaps}. {strongest_worst(trace)}"}
+            "words": f"{strongest['strength']} at every seat (the skill trace {name}, "
+                     f"{strongest['games']:,} games a row): the {settings[0]['seat']}'s gap "
+                     f"to fair is {gaps}; the worst seat is {_worst_seats(trace)}. "
+                     f"{trace_headline(trace)} {_beaten(trace)}"}
+
+
+def _beaten(data: dict) -> str:
+    """By how much the trace's first and last steps beat the level below, alone among it
+    (its share minus fair over the settings): how far the weaker players are from what
+    the stronger can take from them."""
+    steps = data["settings"][0]["trace"]
+    said = []
+    for k in dict.fromkeys((0, len(steps) - 1)):
+        gaps = [100 * s["trace"][k]["alone_gap"]["value"] for s in data["settings"]
+                if s["trace"][k]["alone_gap"]]
+        if gaps:
+            said.append(f"alone among {steps[k]['lower']} players, {steps[k]['upper']} wins "
+                        f"fair {min(gaps):+.1f} to {max(gaps):+.1f} pp (by setting)")
+    text = "; ".join(said)
+    return f"{text[:1].upper()}{text[1:]}." if said else ""
 
 
 def strongest_worst(data: dict) -> str:
     """The worst seat of each setting with the strongest level at every seat, in words:
     under strong play it need not be the first seat."""
     strongest = data["settings"][0]["rows"][-1]["strength"]
+    return f"The worst seat with {strongest} at every seat: {_worst_seats(data)}."
+
+
+def _worst_seats(data: dict) -> str:
+    """``2P base the first waiter (-7.3 pp), 5P base seat 3 (-4.0 pp)``: each setting's
+    worst seat at the strongest level, with its gap to fair."""
     parts = []
     for s in data["settings"]:
         worst = s["rows"][-1]["worst"]
         name = worst["name"] if worst["name"].startswith("seat") else f"the {worst['name']}"
         parts.append(f"{s['setting']} {name} ({pp(worst['gap'])})")
-    return f"The worst seat with {strongest} at every seat: {', '.join(parts)}."
+    return ", ".join(parts)
 
 
 def numbers(data: dict) -> dict[str, dict]:

@@ -432,26 +432,31 @@ def test_a_report_quotes_its_skill_trace_and_the_digest_of_the_trace_it_read(tmp
     run = {"n_jobs": 1, "progress": False, "cache": False}
     before = run_experiment(quoting, out=tmp_path / "runs" / "a", **run)
     said = read_summary(before.report.parent)
-    assert said["skill_trace"]["words"] == "not run yet (make experiment EXP=traced)."
+    assert said["skill_trace"]["words"] == (
+        "the skill trace traced is not run yet (make experiment EXP=traced).")
     assert said["answer"]["paragraph"].endswith(
-        "Stronger players (the skill trace traced): not run yet (make experiment EXP=traced).")
+        "Stronger players: the skill trace traced is not run yet (make experiment EXP=traced).")
     traced = run_experiment(experiments / "traced.toml", out=tmp_path / "reports" / "traced",
                             **run)
     after = read_summary(run_experiment(quoting, out=tmp_path / "runs" / "b", **run)
                          .report.parent)
     trace = read_summary(traced.report.parent)["sections"]["skill"]
     quoted = after["skill_trace"]
-    assert quoted["words"].startswith(skill.trace_headline(trace))
-    assert quoted["words"].endswith("With tuned at every seat (150 games a row) the first "
-                                    f"waiter's gap to fair is 3P base "
-                                    f"{100 * trace['settings'][0]['rows'][-1]['gap']['value']:+.1f}"
-                                    f" pp, 3P compensation "
-                                    f"{100 * trace['settings'][1]['rows'][-1]['gap']['value']:+.1f}"
-                                    f" pp. {skill.strongest_worst(trace)}")
+    gaps = [f"{100 * s['rows'][-1]['gap']['value']:+.1f}" for s in trace["settings"]]
+    worst = [s["rows"][-1]["worst"] for s in trace["settings"]]
+    assert quoted["words"] == (
+        "tuned at every seat (the skill trace traced, 150 games a row): the first waiter's "
+        f"gap to fair is 3P base {gaps[0]} pp, 3P compensation {gaps[1]} pp; the worst seat "
+        f"is 3P base {'the ' * (worst[0]['seat'] == 1)}{worst[0]['name']} "
+        f"({100 * worst[0]['gap']['value']:+.1f} pp), 3P compensation "
+        f"{'the ' * (worst[1]['seat'] == 1)}{worst[1]['name']} "
+        f"({100 * worst[1]['gap']['value']:+.1f} pp). {skill.trace_headline(trace)} "
+        f"{skill._beaten(trace)}")
     assert quoted["sha256"] == hashlib.sha256(
         (traced.report.parent / "summary.json").read_bytes()).hexdigest()
-    assert f"Stronger players (the skill trace traced): {quoted['words']}" in (
-        after["answer"]["paragraph"])
+    # The strongest play tried leads the answer; the report's own players follow.
+    assert after["answer"]["paragraph"].startswith(
+        f"Under the strongest play tried, {quoted['words']} For comparison: ")
 
 
 def test_a_skill_trace_must_name_an_experiment_beside_the_file(tmp_path):
@@ -461,3 +466,22 @@ def test_a_skill_trace_must_name_an_experiment_beside_the_file(tmp_path):
     with pytest.raises(InputError, match=r"experiment\.skill_trace: no experiment 'nowhere' "
                                          r"beside quoting\.toml; allowed values: traced$"):
         run_experiment(path, n_jobs=1, progress=False, cache=False, out=tmp_path / "out")
+
+
+def _step(lower: str, upper: str, gap: float | None) -> dict:
+    return {"lower": lower, "upper": upper,
+            "alone_gap": None if gap is None else {"value": gap}}
+
+
+def test_the_quote_says_how_far_each_end_of_the_trace_beats_the_level_below():
+    settings = [{"trace": [_step("tuned", "s100", 0.28), _step("s100", "s200", 0.01),
+                           _step("s200", "s400", -0.015)]},
+                {"trace": [_step("tuned", "s100", 0.49), _step("s100", "s200", None),
+                           _step("s200", "s400", 0.028)]}]
+    assert skill._beaten({"settings": settings}) == (
+        "Alone among tuned players, s100 wins fair +28.0 to +49.0 pp (by setting); alone "
+        "among s200 players, s400 wins fair -1.5 to +2.8 pp (by setting).")
+    # A trace of one step says it once.
+    one = [{"trace": s["trace"][:1]} for s in settings]
+    assert skill._beaten({"settings": one}) == (
+        "Alone among tuned players, s100 wins fair +28.0 to +49.0 pp (by setting).")
