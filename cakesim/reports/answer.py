@@ -88,6 +88,7 @@ def answer(kind: str, game: Game, summary: dict, analyses: dict) -> Answer:
         # its stock and tuned bots, whose answer can move as players get stronger.
         found.paragraph = f"Under the strongest play tried, {trace['words']} " \
                           f"For comparison: {found.paragraph}"
+        found.line = f"{trace['line']} {found.line}"
     if any(t["control"] for t in summary["tables"]):
         found.paragraph += f" {CONTROLS}"
     return found

@@ -314,7 +314,17 @@ def quoted_trace(folder: Path) -> dict:
             "words": f"{strongest['strength']} at every seat (the skill trace {name}, "
                      f"{strongest['games']:,} games a row): the {settings[0]['seat']}'s gap "
                      f"to fair is {gaps}; the worst seat is {_worst_seats(trace)}. "
-                     f"{trace_headline(trace)} {_beaten(trace)}"}
+                     f"{trace_headline(trace)} {_beaten(trace)}",
+            "line": f"Strongest tried, {strongest['strength']} ({_settled(trace)}): "
+                    f"{settings[0]['seat']} {gaps}."}
+
+
+def _settled(data: dict) -> str:
+    """The trace's last step over every setting in a few words, for one-line answers."""
+    moved = {s["trace"][-1]["moved"] for s in data["settings"]}
+    if moved == {"settled"}:
+        return "converged within ±1 pp"
+    return "still moving" if "moving" in moved else "not resolved to ±1 pp"
 
 
 def _beaten(data: dict) -> str:

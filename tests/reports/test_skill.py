@@ -369,6 +369,15 @@ def _change(low: float, high: float) -> dict:
     return {"value": (low + high) / 2, "low": low, "high": high}
 
 
+@pytest.mark.parametrize(("moved", "words"), [
+    (["settled", "settled"], "converged within ±1 pp"),
+    (["settled", "unresolved"], "not resolved to ±1 pp"),
+    (["moving", "unresolved"], "still moving")])
+def test_the_one_line_verdict_of_a_trace(moved, words):
+    settings = [{"trace": [{"moved": word}]} for word in moved]
+    assert skill._settled({"settings": settings}) == words
+
+
 @pytest.mark.parametrize(("seats", "word"), [
     ([_change(-0.008, 0.009), _change(-0.002, 0.004)], "settled"),
     ([_change(-0.008, 0.009), _change(0.012, 0.03)], "moving"),
@@ -454,6 +463,10 @@ def test_a_report_quotes_its_skill_trace_and_the_digest_of_the_trace_it_read(tmp
         f"{skill._beaten(trace)}")
     assert quoted["sha256"] == hashlib.sha256(
         (traced.report.parent / "summary.json").read_bytes()).hexdigest()
+    assert quoted["line"] == (
+        f"Strongest tried, tuned ({skill._settled(trace)}): first waiter 3P base {gaps[0]} pp, "
+        f"3P compensation {gaps[1]} pp.")
+    assert after["answer"]["line"].startswith(quoted["line"] + " First waiter against fair")
     # The strongest play tried leads the answer; the report's own players follow.
     assert after["answer"]["paragraph"].startswith(
         f"Under the strongest play tried, {quoted['words']} For comparison: ")
