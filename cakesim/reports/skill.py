@@ -351,13 +351,14 @@ def strongest_worst(data: dict) -> str:
 
 
 def _worst_seats(data: dict) -> str:
-    """``2P base the first waiter (-7.3 pp), 5P base seat 3 (-4.0 pp)``: each setting's
-    worst seat at the strongest level, with its gap to fair."""
+    """``2P base the first waiter (-7.3 pp [-10.2, -4.2]), 5P base seat 3 (...)``: each
+    setting's worst seat at the strongest level, with its gap to fair and that seat's 95 %
+    interval (the lowest of P shares reads low by chance too: the interval says how far)."""
     parts = []
     for s in data["settings"]:
         worst = s["rows"][-1]["worst"]
         name = worst["name"] if worst["name"].startswith("seat") else f"the {worst['name']}"
-        parts.append(f"{s['setting']} {name} ({pp(worst['gap'])})")
+        parts.append(f"{s['setting']} {name} ({points(worst['gap'])})")
     return ", ".join(parts)
 
 

@@ -14,7 +14,7 @@ from cakesim.games import game_named
 from cakesim.reports import skill
 from cakesim.reports.answer import WORDS
 from cakesim.reports.summary_file import read_summary
-from cakesim.reports.text import points_plus_minus
+from cakesim.reports.text import points, points_plus_minus
 
 
 def _gap(value: float, half: float = 0.01) -> dict:
@@ -457,9 +457,9 @@ def test_a_report_quotes_its_skill_trace_and_the_digest_of_the_trace_it_read(tmp
         "tuned at every seat (the skill trace traced, 150 games a row): the first waiter's "
         f"gap to fair is 3P base {gaps[0]} pp, 3P compensation {gaps[1]} pp; the worst seat "
         f"is 3P base {'the ' * (worst[0]['seat'] == 1)}{worst[0]['name']} "
-        f"({100 * worst[0]['gap']['value']:+.1f} pp), 3P compensation "
+        f"({points(worst[0]['gap'])}), 3P compensation "
         f"{'the ' * (worst[1]['seat'] == 1)}{worst[1]['name']} "
-        f"({100 * worst[1]['gap']['value']:+.1f} pp). {skill.trace_headline(trace)} "
+        f"({points(worst[1]['gap'])}). {skill.trace_headline(trace)} "
         f"{skill._beaten(trace)}")
     assert quoted["sha256"] == hashlib.sha256(
         (traced.report.parent / "summary.json").read_bytes()).hexdigest()
