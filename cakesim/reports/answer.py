@@ -36,10 +36,16 @@ class Answer:
     """The answer in one line, for reports/index.md and the end of a run."""
     header: list[str] = field(default_factory=list)
     rows: list[list[str]] = field(default_factory=list)
+    names_worst: bool = False
+    """True when the answer already names each setting's worst seat under the players it
+    is about (a skill trace's strongest level): the report's overall worst seat, found
+    among weaker players, would then mislead."""
 
     def as_dict(self) -> dict:
-        """For summary.json."""
-        return asdict(self)
+        """For summary.json (what the reader sees: the paragraph, line and table)."""
+        found = asdict(self)
+        del found["names_worst"]
+        return found
 
     def markdown(self) -> list[str]:
         """The paragraph, then the table."""
@@ -68,7 +74,7 @@ def answer(kind: str, game: Game, summary: dict, analyses: dict) -> Answer:
         found = analyses[kind].answer(summary["sections"][kind], summary)
     else:
         found = hooks_of(game).answers()[kind](summary)
-    if game.result_kind is ResultKind.SEATS and kind != "seat_bias":
+    if game.result_kind is ResultKind.SEATS and kind != "seat_bias" and not found.names_worst:
         worst = worst_seat(summary)
         found.paragraph += f" {worst}"
         found.line = f"{found.line.rstrip('.')}. {worst}"

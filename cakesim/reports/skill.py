@@ -388,9 +388,9 @@ def answer(data: dict, summary: dict) -> Answer:
                 for k, step in enumerate(settings[0]["trace"])]
         return Answer(" ".join([trace_headline(data), *(s["trace_words"] for s in settings),
                                 strongest_worst(data)]),
-                      trace_headline(data),
+                      f"{trace_headline(data)} {strongest_worst(data)}",
                       ["largest change of a seat's share", *[s["setting"] for s in settings]],
-                      rows)
+                      rows, names_worst=True)
     rows = [[strength, *[points_plus_minus(s["rows"][k]["gap"]) for s in settings]]
             for k, strength in enumerate(data["strengths"])]
     return Answer(" ".join([headline(data), *(s["words"] for s in settings)]), headline(data),

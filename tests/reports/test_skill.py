@@ -354,7 +354,11 @@ def test_a_trace_seats_each_strength_among_the_one_below_and_pairs_its_changes(t
     assert summary["answer"]["paragraph"].startswith(skill.trace_headline(data))
     worst = skill.strongest_worst(data)
     assert worst.startswith("The worst seat with tuned at every seat: 3P base ")
-    assert worst in summary["answer"]["paragraph"]
+    # Its worst seats are the strongest level's: the overall worst, found among weaker
+    # players, is not added (it would contradict them).
+    assert summary["answer"]["paragraph"].endswith(worst)
+    assert summary["answer"]["line"] == f"{skill.trace_headline(data)} {worst}"
+    assert "Worst seat:" not in summary["answer"]["paragraph"]
     text = result.report.read_text()
     # Every seat's gap at the strongest level, the worst in bold.
     for s in data["settings"]:
