@@ -337,10 +337,19 @@ def _beaten(data: dict) -> str:
         gaps = [100 * s["trace"][k]["alone_gap"]["value"] for s in data["settings"]
                 if s["trace"][k]["alone_gap"]]
         if gaps:
-            said.append(f"alone among {steps[k]['lower']} players, {steps[k]['upper']} wins "
-                        f"fair {min(gaps):+.1f} to {max(gaps):+.1f} pp (by setting)")
+            said.append(f"alone among {steps[k]['lower']} players, {steps[k]['upper']}'s win "
+                        f"share is {_around_fair(min(gaps), max(gaps))} (by setting)")
     text = "; ".join(said)
     return f"{text[:1].upper()}{text[1:]}." if said else ""
+
+
+def _around_fair(low: float, high: float) -> str:
+    """A range of gaps to fair (pp) in words: ``1.5 pp below to 2.8 pp above fair``."""
+    if low >= 0:
+        return f"{low:.1f} to {high:.1f} pp above fair"
+    if high <= 0:
+        return f"{-high:.1f} to {-low:.1f} pp below fair"
+    return f"{-low:.1f} pp below to {high:.1f} pp above fair"
 
 
 def strongest_worst(data: dict) -> str:

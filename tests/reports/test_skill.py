@@ -496,9 +496,15 @@ def test_the_quote_says_how_far_each_end_of_the_trace_beats_the_level_below():
                 {"trace": [_step("tuned", "s100", 0.49), _step("s100", "s200", None),
                            _step("s200", "s400", 0.028)]}]
     assert skill._beaten({"settings": settings}) == (
-        "Alone among tuned players, s100 wins fair +28.0 to +49.0 pp (by setting); alone "
-        "among s200 players, s400 wins fair -1.5 to +2.8 pp (by setting).")
+        "Alone among tuned players, s100's win share is 28.0 to 49.0 pp above fair (by "
+        "setting); alone among s200 players, s400's win share is 1.5 pp below to 2.8 pp "
+        "above fair (by setting).")
     # A trace of one step says it once.
     one = [{"trace": s["trace"][:1]} for s in settings]
     assert skill._beaten({"settings": one}) == (
-        "Alone among tuned players, s100 wins fair +28.0 to +49.0 pp (by setting).")
+        "Alone among tuned players, s100's win share is 28.0 to 49.0 pp above fair (by "
+        "setting).")
+    below = [{"trace": [_step("s200", "s400", gap)]} for gap in (-0.045, -0.005)]
+    assert skill._beaten({"settings": below}) == (
+        "Alone among s200 players, s400's win share is 0.5 to 4.5 pp below fair (by "
+        "setting).")
