@@ -85,6 +85,9 @@ class StrategySpec:
     """The choice, at any code, that reads ``search_parameters``."""
     search_parameters: tuple[str, ...] = ()
     """Weights only a ``search_choice`` reads: ``describe`` shows them only then."""
+    untuned_choices: tuple[str, ...] = ()
+    """Choices too slow for a tuner, which plays thousands of games per candidate (e.g. a
+    cutter that serves every legal cut): like the search, challengers of their own."""
     whole: tuple[str, ...] = ()
     """Weights that count something: a file must give whole numbers."""
     codes_in_params: bool = False
@@ -241,10 +244,12 @@ class Tunable(ABC):
     def response_families(self, variant: str) -> list[dict[str, str]]:
         """The code choices a best response is searched in (``tuning.exploit``), one
         search each: every combination of every code's choices that neither plays at
-        random nor searches (search players are challengers of their own)."""
+        random, searches nor is too slow to tune (``StrategySpec.untuned_choices``: those
+        players are challengers of their own)."""
         spec = self.named_strategy(self.tuning_base).spec
         options = {field: [c for c in code.choices
-                           if c not in (RANDOM_CHOICE, spec.search_choice)]
+                           if c not in (RANDOM_CHOICE, spec.search_choice,
+                                        *spec.untuned_choices)]
                    for field, code in spec.codes.items()}
         return [dict(zip(options, combination, strict=True))
                 for combination in itertools.product(*options.values())]

@@ -58,6 +58,13 @@ class PieceOCake(SlicingGame):
 
     load_rules = staticmethod(load_rules)
     parse_strategy = staticmethod(Strategy.parse)
+
+    @staticmethod
+    def searching(table: TableSpec) -> bool | None:
+        """As every slicing game's, and true too when a waiter cuts by lookahead: it serves
+        its copies of the cake in the search's working space (``lookahead.py``)."""
+        return True if any(s.searches or s.cutter == "lookahead"
+                           for s in table.strategies) else None
     builtin = BUILTIN
     parameters = PARAMETERS
     tuning_box: ClassVar[dict[str, tuple[float, float]]] = {

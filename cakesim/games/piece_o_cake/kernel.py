@@ -28,6 +28,7 @@ import numpy as np
 
 from cakesim.engine.jit import jit, jit_borrowing, jit_inline
 from cakesim.engine.seeding import DEAL_STREAM, DECISION_STREAM, reset_stream
+from cakesim.games.piece_o_cake.lookahead import look_ahead, waits_for_lookahead
 from cakesim.games.piece_o_cake.search import SearchSpace
 from cakesim.games.piece_o_cake.steps import (
     COLLECTED,
@@ -412,12 +413,16 @@ def seat_strategies(rotation, by_player, seats):
 def play_game(g, rules, seats, state, scratch, space, results):
     """Play one dealt game (``state.order``) into output row ``g``.
 
-    The rule steps play every heuristic decision (``steps.advance``); each searching
-    seat's decision is made by ``search.decide``.
+    The rule steps play every heuristic decision (``steps.advance``); a lookahead cut is
+    made by ``lookahead.look_ahead``, every other searching seat's decision by
+    ``search.decide``.
     """
     start_game(rules, state)
     while not advance(rules, seats, state, scratch):
-        decide(rules, seats, state, scratch, space)
+        if waits_for_lookahead(seats, state):
+            look_ahead(rules, seats, state, scratch, space)
+        else:
+            decide(rules, seats, state, scratch, space)
     score_game(rules, state, results.majority[g], results.total[g], results.win_units[g])
     for seat in range(results.total.shape[1]):
         results.cream[g, seat] = results.total[g, seat] - results.majority[g, seat]

@@ -15,7 +15,7 @@ from functools import cache
 import numpy as np
 
 from cakesim.engine.jit import plain_python
-from cakesim.games.piece_o_cake import kernel, strategies
+from cakesim.games.piece_o_cake import kernel, lookahead, strategies
 from cakesim.games.piece_o_cake.kernel import (
     GameState,
     Scratch,
@@ -59,6 +59,8 @@ new_scratch = plain_python(kernel.new_scratch)
 # checks everything around the search (``search.py``): what it is shown, when it is asked,
 # the moves it makes and the draws it takes from the game's stream.
 search_decision = driver.search_decision
+# The lookahead cutter, likewise, serves the cake hundreds of times per cut: compiled.
+lookahead_cut = lookahead.lookahead_cut
 
 
 @cache
@@ -209,7 +211,8 @@ class Game:
         """The slices that take got: a kind first collected among them is none the joker
         may go on (``may_place_joker``)."""
         self.start_round(0)
-        if any(s.chooser == "search" or s.cutter == "search" for s in strategies):
+        if any(s.chooser == "search" or s.cutter in ("search", "lookahead")
+               for s in strategies):
             self.search_space = kernel.new_search_space(self.rule_data, self.params,
                                                         self.chances)
 
@@ -265,6 +268,9 @@ class Game:
         """The waiter cuts at most P (2 players: 4) contiguous portions of >= 1 slice."""
         if self.strategies[waiter].cutter == "search":
             _, _, mask = self._search(number, 0)
+        elif self.strategies[waiter].cutter == "lookahead":
+            mask = lookahead_cut(self.rule_data, self._strategies(), self._game_state(number, 0),
+                                 self._scratch(), self.search_space)
         else:
             mask = choose_cut(self._strategies(), waiter, self._view(), self.rule_data,
                               self._scratch())
@@ -605,7 +611,17 @@ class Game:
                 pending: tuple[int, int, int, int] = (NOTHING, 0, 0, 0)) -> tuple[int, int, int]:
         """The search player's move (``search.search_decision``) at cake ``number``, turn
         ``turn`` (0 the cut, P + 1 the set-aside slice) and the joker decision ``pending``
-        (``steps.PENDING``), in the kernel's ``GameState``."""
+        (``steps.PENDING``)."""
+        move = search_decision(self.rule_data, self._strategies(),
+                               self._game_state(number, turn, pending),
+                               kernel.new_scratch(self.rule_data, self.rules.players),
+                               self.search_space)
+        return tuple(int(x) for x in move)
+
+    def _game_state(self, number: int, turn: int,
+                    pending: tuple[int, int, int, int] = (NOTHING, 0, 0, 0)) -> GameState:
+        """The game at cake ``number``, turn ``turn`` and joker decision ``pending`` as the
+        kernel's ``GameState``, for the compiled search and lookahead."""
         view = self._view()
         n = self.rules.rules.slices_per_cake
         taken = np.zeros(n, dtype=np.bool_)
@@ -620,7 +636,7 @@ class Game:
         eaten = [[sum(p.cream for p in player.eaten), len(player.eaten)]
                  for player in self.players]
         eaten_cream, eaten_count = np.array(eaten, dtype=np.int16).T.copy()
-        state = GameState(
+        return GameState(
             seen=view._replace(portion_taken=taken, cake_kind=cake_kind, cake_cream=cake_cream,
                                portion_start=starts, portion_len=lengths),
             order=self.deal.order, deal_stream=np.zeros(2, dtype=np.uint64),
@@ -631,10 +647,6 @@ class Game:
             banked=np.array(self.banked, dtype=np.int16),
             majority=np.zeros(self.rules.players, dtype=np.int16),
             tally=np.zeros(8, dtype=np.int16))
-        move = search_decision(self.rule_data, self._strategies(), state,
-                               kernel.new_scratch(self.rule_data, self.rules.players),
-                               self.search_space)
-        return tuple(int(x) for x in move)
 
     def _scratch(self) -> Scratch:
         # Fresh for every decision, so that no decision can lean on what another left.

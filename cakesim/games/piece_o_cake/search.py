@@ -139,7 +139,7 @@ def prepare(rules, seats, state, space):
     seat = (waiter + turn) % players if 0 < turn <= players else waiter
     seat = state.pending[PENDING_SEAT] if state.pending[PENDING] != NOTHING else seat
     params = seats.params[seat]
-    _seat_rollout(seats, seat, space.rollout)
+    seat_rollout(seats, seat, space.rollout)
     return (seat, int(params[ITERATIONS]), params[EXPLORATION], params[WIDENING],
             int(params[DEPTH]))
 
@@ -201,7 +201,7 @@ def close_worlds(rules, state, space):
 @implements(driver.sample_world, SearchSpace)
 def sample_world(rules, state, space):
     """``space.world``: a copy of the game, its hidden slices dealt afresh."""
-    _copy_game(state, space.world)
+    copy_game(state, space.world)
     determinize(rules, state.seen.stream, space.world, space.bandit.hidden,
                 space.bandit.pool)
 
@@ -233,7 +233,7 @@ def finish(rules, seat, world, scratch, space):
 
 
 @jit_borrowing
-def _seat_rollout(seats, seat, rollout):
+def seat_rollout(seats, seat, rollout):
     """Every rollout seat plays the searcher's weights with the heuristic codes."""
     for row in range(rollout.codes.shape[0]):
         rollout.codes[row, 0] = GREEDY
@@ -349,7 +349,7 @@ def determinize(rules, stream, world, hidden, pool):
 
 
 @jit_borrowing
-def _copy_game(state, world):
+def copy_game(state, world):
     """``world`` becomes a copy of the game ``state`` (every array but the streams)."""
     seen, copy = state.seen, world.seen
     for seat in range(seen.collected.shape[0]):

@@ -27,6 +27,7 @@ from cakesim.games.piece_o_cake.strategies import (
     JOKER_SEAT,
     JOKER_TABLE,
     JOKER_WHERE,
+    LOOKAHEAD_CUT,
     SEARCH,
     SEARCH_CUT,
     TAKE,
@@ -407,8 +408,9 @@ def advance(rules, seats, state, scratch):
     """Play on until a searching seat must decide (False) or the game is over (True).
 
     ``seats`` decide by their codes; a seat whose code is ``SEARCH`` (choosing, keeping a
-    set-aside slice, the joker's decisions) or ``SEARCH_CUT`` (cutting) makes ``advance``
-    return at its decision, with ``state.clock`` and ``state.pending`` pointing at it.
+    set-aside slice, the joker's decisions), ``SEARCH_CUT`` or ``LOOKAHEAD_CUT`` (cutting)
+    makes ``advance`` return at its decision, with ``state.clock`` and ``state.pending``
+    pointing at it.
     """
     view, clock, pending = state.seen, state.clock, state.pending
     players = state.eaten_count.shape[0]
@@ -427,7 +429,7 @@ def advance(rules, seats, state, scratch):
         waiter = waiter_of(clock, players)
         turn = clock[TURN]
         if turn == 0:
-            if seats.codes[waiter, 1] == SEARCH_CUT:
+            if seats.codes[waiter, 1] == SEARCH_CUT or seats.codes[waiter, 1] == LOOKAHEAD_CUT:
                 return False
             cut_cake(choose_cut(seats, waiter, view, rules, scratch), state)
         elif turn <= players:

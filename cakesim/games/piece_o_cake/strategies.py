@@ -44,11 +44,13 @@ RANDOM_CUT = 0
 BALANCED_CUT = 1
 ENUMERATED_CUT = 2
 SEARCH_CUT = 3
+LOOKAHEAD_CUT = 4
 CUTTERS = {"random": RANDOM_CUT, "balanced": BALANCED_CUT, "enumerate": ENUMERATED_CUT,
-           "search": SEARCH_CUT}
+           "search": SEARCH_CUT, "lookahead": LOOKAHEAD_CUT}
 """A ``search`` chooser (it also keeps set-aside slices) or cutter decides by the
-information-set Monte-Carlo tree search of ``search.py``; the kernel hands it those
-decisions (``steps.advance``), so the ``choose_*`` functions here never see its codes."""
+information-set Monte-Carlo tree search of ``search.py``, a ``lookahead`` cutter by
+serving the cake after every legal cut (``lookahead.py``); the kernel hands them those
+decisions (``steps.advance``), so the ``choose_*`` functions here never see their codes."""
 
 
 PARAMETERS = {
@@ -80,7 +82,7 @@ SPEC = StrategySpec(
            "cutter": Code(CUTTERS, "enumerate", "cutter",
                           follows=("chooser", {"random": "random", "search": "search"}))},
     parameters=PARAMETERS, uniform="uniform random legal play",
-    search_parameters=tuple(SEARCH_WEIGHTS))
+    search_parameters=tuple(SEARCH_WEIGHTS), untuned_choices=("lookahead",))
 """A strategy: how it chooses, how it cuts (a file naming a random or search chooser and
 no cutter cuts that way too) and its weights."""
 

@@ -1,6 +1,10 @@
 """Shared helpers: play the same games with the kernel and with the reference engine."""
 
+import numpy as np
+
 from cakesim.games import game_named
+from cakesim.games.piece_o_cake import kernel, strategies
+from cakesim.games.piece_o_cake.game import _cut_masks
 from cakesim.games.piece_o_cake.reference import play_game
 
 GAME = game_named("piece-o-cake")
@@ -19,3 +23,17 @@ def table_of(players, variant="base", names=("greedy",), duplicate=False, rules=
 def reference_result(table, seed, game):
     """The reference engine's result of one game (its metrics: ``GAME.result_metrics``)."""
     return play_game(table.rules, list(table.strategies), seed, game, table.duplicate)
+
+
+def table_arrays(players, player, rules=RULES, variant="base"):
+    """The kernel's rule data, strategies (``player`` at every seat) and work space."""
+    table = GAME.table(rules, players, [player] * players, variant)
+    arrays = table.rules.arrays
+    rules = kernel.rule_data(arrays, _cut_masks(arrays["slices_per_cake"],
+                                                arrays["portion_limit"]))
+    codes, params = strategies.Strategy.arrays([player] * players)
+    chances = np.zeros((players, *strategies.chance_table_shape(rules.kind_count.max())))
+    for row in range(players):
+        strategies.fill_chances(params[row], rules.ties_score, chances[row])
+    return (rules, kernel.Strategies(codes, params, chances), kernel.new_state(rules, players),
+            kernel.new_scratch(rules, players), kernel.new_search_space(rules, params, chances))

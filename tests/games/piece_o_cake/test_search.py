@@ -9,12 +9,11 @@ from hypothesis import strategies as st
 
 from cakesim.engine.seeding import DECISION_STREAM, reset_stream
 from cakesim.games.piece_o_cake import kernel, search, steps, strategies
-from cakesim.games.piece_o_cake.game import _cut_masks
 from cakesim.games.piece_o_cake.rules import JOKER_PLACEMENTS
 from cakesim.kits.bandit import INDEX, KIND
 from cakesim.kits.search import search_decision
 from tests.conformance.conftest import assert_parity
-from tests.games.piece_o_cake.conftest import GAME, RULES, reference_result
+from tests.games.piece_o_cake.conftest import GAME, RULES, reference_result, table_arrays
 
 
 def searcher(players, iterations=12.0, **weights):
@@ -102,7 +101,7 @@ def test_the_search_offers_the_joker_only_the_kinds_it_may_go_on():
     plum, kiwi = kinds.index("plum"), kinds.index("kiwi")
     offered = {}
     for placement in JOKER_PLACEMENTS:
-        rules, seats, state, scratch, space = _table_arrays(
+        rules, seats, state, scratch, space = table_arrays(
             3, searcher(3), replace(RULES, joker_placement=placement), "joker")
         kernel.deal_order(np.uint64(9), 0, 1, state.deal_stream, state.order)
         steps.start_game(rules, state)
@@ -121,20 +120,6 @@ def test_the_search_offers_the_joker_only_the_kinds_it_may_go_on():
     assert offered == {"earlier": [-1, plum], "same_take": [-1, plum, kiwi]}
 
 
-def _table_arrays(players, player, rules=RULES, variant="base"):
-    """The kernel's rule data, strategies (``player`` at every seat) and work space."""
-    table = GAME.table(rules, players, [player] * players, variant)
-    arrays = table.rules.arrays
-    rules = kernel.rule_data(arrays, _cut_masks(arrays["slices_per_cake"],
-                                                arrays["portion_limit"]))
-    codes, params = strategies.Strategy.arrays([player] * players)
-    chances = np.zeros((players, *strategies.chance_table_shape(rules.kind_count.max())))
-    for row in range(players):
-        strategies.fill_chances(params[row], rules.ties_score, chances[row])
-    return (rules, kernel.Strategies(codes, params, chances), kernel.new_state(rules, players),
-            kernel.new_scratch(rules, players), kernel.new_search_space(rules, params, chances))
-
-
 def _decision(rules, seats, state, scratch, space, stream):
     """The search's move at ``state`` drawing from a copy of ``stream``."""
     state.seen.stream[:] = stream
@@ -144,7 +129,7 @@ def _decision(rules, seats, state, scratch, space, stream):
 @pytest.mark.parametrize("depth", [1.0, 8.0])
 def test_the_search_cannot_see_the_hidden_order(depth):
     # With a tree too: its nodes are keyed by what the searcher knows, not by the deal.
-    rules, seats, state, scratch, space = _table_arrays(3, searcher(3, 60.0, depth=depth))
+    rules, seats, state, scratch, space = table_arrays(3, searcher(3, 60.0, depth=depth))
     kernel.deal_order(np.uint64(9), 0, 0, state.deal_stream, state.order)
     reset_stream(state.seen.stream, np.uint64(9), 0, DECISION_STREAM)
     steps.start_game(rules, state)
@@ -170,7 +155,7 @@ def test_search_finds_the_only_winning_move_at_the_end():
     # a loss. Declining and eating the three chocolate slices (3 dollops each) gives
     # 5 + 9 = 14: the only win. The rollout policy (every weight 0) takes the portion.
     player = searcher(2, 40.0, eat_weight=0.0, collect_weight=0.0, deny_weight=0.0)
-    rules, seats, state, scratch, space = _table_arrays(2, player)
+    rules, seats, state, scratch, space = table_arrays(2, player)
     kinds = list(RULES.kinds)
     plum, chocolate = kinds.index("plum"), kinds.index("chocolate")
     kernel.deal_order(np.uint64(1), 0, 0, state.deal_stream, state.order)
