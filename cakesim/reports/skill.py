@@ -395,9 +395,9 @@ def answer(data: dict, summary: dict) -> Answer:
         rows = [[f"{step['lower']} to {step['upper']}",
                  *[points_plus_minus(s["trace"][k]["largest"]) for s in settings]]
                 for k, step in enumerate(settings[0]["trace"])]
-        return Answer(" ".join([trace_headline(data), *(s["trace_words"] for s in settings),
-                                strongest_worst(data)]),
-                      f"{trace_headline(data)} {strongest_worst(data)}",
+        opening, worst = trace_headline(data), strongest_worst(data)
+        return Answer(" ".join([opening, *(s["trace_words"] for s in settings), worst]),
+                      f"{opening} {worst}",
                       ["largest change of a seat's share", *[s["setting"] for s in settings]],
                       rows, names_worst=True)
     rows = [[strength, *[points_plus_minus(s["rows"][k]["gap"]) for s in settings]]
