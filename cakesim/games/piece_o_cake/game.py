@@ -10,7 +10,12 @@ from cakesim.games.piece_o_cake import kernel
 from cakesim.games.piece_o_cake.reference import dealt_order, play_game
 from cakesim.games.piece_o_cake.replay import end_position, format_replay, score_file
 from cakesim.games.piece_o_cake.rules import VARIANTS, RuleSet, load_rules, variant_parts
-from cakesim.games.piece_o_cake.strategies import BUILTIN, PARAMETERS, Strategy
+from cakesim.games.piece_o_cake.strategies import (
+    BUILTIN,
+    PARAMETERS,
+    Strategy,
+    needs_search_space,
+)
 from cakesim.games.slicing.circle import cut_table
 from cakesim.games.slicing.game import SlicingGame
 from cakesim.games.slicing.tabletop import WIN_UNITS
@@ -58,13 +63,6 @@ class PieceOCake(SlicingGame):
 
     load_rules = staticmethod(load_rules)
     parse_strategy = staticmethod(Strategy.parse)
-
-    @staticmethod
-    def searching(table: TableSpec) -> bool | None:
-        """As every slicing game's, and true too when a waiter cuts by lookahead: it serves
-        its copies of the cake in the search's working space (``lookahead.py``)."""
-        return True if any(s.searches or s.cutter == "lookahead"
-                           for s in table.strategies) else None
     builtin = BUILTIN
     parameters = PARAMETERS
     tuning_box: ClassVar[dict[str, tuple[float, float]]] = {
@@ -82,6 +80,12 @@ class PieceOCake(SlicingGame):
     score_file = staticmethod(score_file)
     position_of = staticmethod(end_position)
     strategy_names = (*BUILTIN, TUNED, *SlicingGame.search_budgets)
+
+    @staticmethod
+    def searching(table: TableSpec) -> bool | None:
+        """As every slicing game's, and true too when a waiter cuts by lookahead
+        (``strategies.needs_search_space``)."""
+        return True if any(needs_search_space(s) for s in table.strategies) else None
 
     def tuning_start(self, players: int, variant: str):
         """In a joker variant: the tuned strategy, its joker weights searched (so that one

@@ -126,6 +126,12 @@ defaults (``Strategy.parse`` reads one from an experiment's ``[strategies.NAME]`
 ``Strategy.arrays`` stacks the kernel's code and parameter arrays)."""
 
 
+def needs_search_space(strategy: Strategy) -> bool:
+    """Whether ``strategy`` plays in the search's working space (``search.SearchSpace``):
+    it searches, or it cuts by lookahead, serving its copies of the cake in that space."""
+    return strategy.searches or strategy.cutter == "lookahead"
+
+
 RANDOM_PLAY = Strategy("random", "random", "random")
 GREEDY_PLAY = Strategy("greedy")
 
