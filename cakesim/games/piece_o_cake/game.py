@@ -1,5 +1,6 @@
 """Piece o' Cake as the shared machinery sees it: tables, chunks, seat names, replays."""
 
+import dataclasses
 from functools import cache
 from typing import ClassVar
 
@@ -28,6 +29,11 @@ def _cut_masks(slices: int, most: int) -> np.ndarray:
     return cut_table(slices, most)
 
 
+LOOKAHEAD = "lookahead"
+"""The named strategy that serves the rest of the cake after each of its candidate cuts
+and moves (``lookahead.py``), with the tuned weights of its player count."""
+
+
 class PieceOCake(SlicingGame):
     """Piece o' Cake (RULES.md section 1)."""
 
@@ -48,7 +54,8 @@ class PieceOCake(SlicingGame):
                      BenchTarget("tuned", rate=100_000.0, ratio=300.0, players=4),
                      BenchTarget("search", rate=100.0, ratio=1.0, players=4),
                      BenchTarget("search-deep", rate=50.0, ratio=1.0, players=4),
-                     BenchTarget("search, depth 8", rate=100.0, ratio=1.0, players=4))
+                     BenchTarget("search, depth 8", rate=100.0, ratio=1.0, players=4),
+                     BenchTarget(LOOKAHEAD, rate=20_000.0, ratio=1.0, players=4))
     """Issue 2's targets (greedy-balanced at every seat, P = 2..5), issue 13's (the tuned
     bot at 4 players: a +-0.5 pp first_player_bias in about a minute on 2 cores), issue
     14's (the search player at every seat, 4 players: a 5,000-game skill row in under a
@@ -56,7 +63,8 @@ class PieceOCake(SlicingGame):
     skill trace plays, at 100: the trace's cost grows with the iterations from there,
     so that the whole trace stays within an hour on 2 cores). The reference engine runs
     the search compiled too (see ``reference.py``), so the search's ratio only asks that
-    the kernel be no slower."""
+    the kernel be no slower. The lookahead's rate is issue 30's for a headline population
+    (>= 20,000 games/s per core at 4 players); today it plays about 400 (docs/piece_o_cake.md)."""
     rule_files: ClassVar[dict[str, str]] = {"rules": "path"}
     """Files an experiment may name (``rules = "..."``), and their ``load_rules`` keyword."""
     rule_overrides: ClassVar[dict[str, tuple[str, ...]]] = {"tie_rule": ("full", "none")}
@@ -79,13 +87,20 @@ class PieceOCake(SlicingGame):
     """The joker's weights a tuning in a joker variant searches (in points)."""
     score_file = staticmethod(score_file)
     position_of = staticmethod(end_position)
-    strategy_names = (*BUILTIN, TUNED, *SlicingGame.search_budgets)
+    strategy_names = (*BUILTIN, TUNED, LOOKAHEAD, *SlicingGame.search_budgets)
 
     @staticmethod
     def searching(table: TableSpec) -> bool | None:
         """As every slicing game's, and true too when a waiter cuts by lookahead
         (``strategies.needs_search_space``)."""
         return True if any(needs_search_space(s) for s in table.strategies) else None
+
+    def bench_tables(self, rules: RuleSet) -> list[tuple[str, TableSpec]]:
+        """As every slicing game's, and the lookahead at every seat at 2 and 4 players."""
+        return [*super().bench_tables(rules),
+                *((LOOKAHEAD, self.table(rules, players,
+                                         [self.named_strategy(LOOKAHEAD, players)] * players))
+                  for players in (2, 4))]
 
     def tuning_start(self, players: int, variant: str):
         """In a joker variant: the tuned strategy, its joker weights searched (so that one
@@ -97,7 +112,11 @@ class PieceOCake(SlicingGame):
     def named_strategy(self, name: str, players: int | None = None,
                        variant: str | None = None):
         """As every slicing game's; ``tuned`` also takes the joker weights tuned in the
-        joker variant (``tuned/Pp-joker.toml``), where that tuning was shipped."""
+        joker variant (``tuned/Pp-joker.toml``), where that tuning was shipped, and
+        ``lookahead`` is the tuned strategy cutting and choosing by lookahead."""
+        if name == LOOKAHEAD:
+            return dataclasses.replace(self.named_strategy(TUNED, players, variant),
+                                       name=LOOKAHEAD, chooser="lookahead", cutter="lookahead")
         strategy = super().named_strategy(name, players, variant)
         if name != TUNED or not tuned_path(self, players, "joker").exists():
             return strategy

@@ -60,8 +60,10 @@ new_scratch = plain_python(kernel.new_scratch)
 # checks everything around the search (``search.py``): what it is shown, when it is asked,
 # the moves it makes and the draws it takes from the game's stream.
 search_decision = driver.search_decision
-# The lookahead cutter, likewise, serves the cake hundreds of times per cut: compiled.
+# The lookahead players, likewise, serve the cake hundreds of times per cut (a few times
+# per move): compiled.
 lookahead_cut = lookahead.lookahead_cut
+lookahead_choice = lookahead.lookahead_choice
 
 
 @cache
@@ -285,9 +287,13 @@ class Game:
 
     def choose(self, number: int, seat: int, cake: Cake) -> None:
         """Take a portion (eat or collect each slice), or decline and maybe eat a kind."""
+        turn = self._turn(number, seat)
         if self._decides_by_search(seat):
-            turn = (seat - self.waiter(number)) % self.rules.players or self.rules.players
             action, index, eat_mask = self._search(number, turn)
+        elif self.strategies[seat].chooser == "lookahead":
+            action, index, eat_mask = (int(x) for x in lookahead_choice(
+                self.rule_data, self._strategies(), self._game_state(number, turn),
+                self._scratch(), self.search_space))
         else:
             action, index, eat_mask = choose_action(
                 self._strategies(), seat, self._view(), len(cake.portions),

@@ -155,7 +155,7 @@ def candidates(rules, seat, state, scratch, space, bandit):
     if turn == 0:
         return _cut_candidates(rules, space.rollout, seat, state, scratch, bandit), True
     if turn <= players:
-        return _choice_candidates(rules, space.rollout, seat, state, scratch, bandit), False
+        return choice_candidates(rules, space.rollout, seat, state, scratch, bandit), False
     return _keep_candidates(rules, space.rollout, seat, state, bandit), False
 
 
@@ -257,7 +257,7 @@ def _cut_candidates(rules, rollout, waiter, state, scratch, bandit):
 
 
 @jit_borrowing
-def _choice_candidates(rules, rollout, seat, state, scratch, bandit):
+def choice_candidates(rules, rollout, seat, state, scratch, bandit):
     """The policy's move first, then every other take (with the policy's eat plan),
     every decline and the pass."""
     view = state.seen

@@ -27,6 +27,7 @@ from cakesim.games.piece_o_cake.strategies import (
     JOKER_SEAT,
     JOKER_TABLE,
     JOKER_WHERE,
+    LOOKAHEAD,
     LOOKAHEAD_CUT,
     SEARCH,
     SEARCH_CUT,
@@ -408,9 +409,9 @@ def advance(rules, seats, state, scratch):
     """Play on until a searching seat must decide (False) or the game is over (True).
 
     ``seats`` decide by their codes; a seat whose code is ``SEARCH`` (choosing, keeping a
-    set-aside slice, the joker's decisions), ``SEARCH_CUT`` or ``LOOKAHEAD_CUT`` (cutting)
-    makes ``advance`` return at its decision, with ``state.clock`` and ``state.pending``
-    pointing at it.
+    set-aside slice, the joker's decisions), ``LOOKAHEAD`` (choosing), ``SEARCH_CUT`` or
+    ``LOOKAHEAD_CUT`` (cutting) makes ``advance`` return at its decision, with
+    ``state.clock`` and ``state.pending`` pointing at it.
     """
     view, clock, pending = state.seen, state.clock, state.pending
     players = state.eaten_count.shape[0]
@@ -434,7 +435,7 @@ def advance(rules, seats, state, scratch):
             cut_cake(choose_cut(seats, waiter, view, rules, scratch), state)
         elif turn <= players:
             seat = (waiter + turn) % players
-            if seats.codes[seat, 0] == SEARCH:
+            if seats.codes[seat, 0] == SEARCH or seats.codes[seat, 0] == LOOKAHEAD:
                 return False
             action, index, eat_mask = choose_action(seats, seat, view, clock[PORTIONS], rules,
                                                     scratch)

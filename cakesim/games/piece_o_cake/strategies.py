@@ -37,7 +37,8 @@ from cakesim.kits.strategies import Code, StrategySpec
 RANDOM = 0
 GREEDY = 1
 SEARCH = 2
-CHOOSERS = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH}
+LOOKAHEAD = 3
+CHOOSERS = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH, "lookahead": LOOKAHEAD}
 
 # Cutter codes: how a waiter cuts the circle.
 RANDOM_CUT = 0
@@ -48,9 +49,11 @@ LOOKAHEAD_CUT = 4
 CUTTERS = {"random": RANDOM_CUT, "balanced": BALANCED_CUT, "enumerate": ENUMERATED_CUT,
            "search": SEARCH_CUT, "lookahead": LOOKAHEAD_CUT}
 """A ``search`` chooser (it also keeps set-aside slices) or cutter decides by the
-information-set Monte-Carlo tree search of ``search.py``, a ``lookahead`` cutter by
-serving the cake after every legal cut (``lookahead.py``); the kernel hands them those
-decisions (``steps.advance``), so the ``choose_*`` functions here never see their codes."""
+information-set Monte-Carlo tree search of ``search.py``, a ``lookahead`` cutter or
+chooser by serving the rest of the cake after every legal cut or move (``lookahead.py``);
+the kernel hands them those decisions (``steps.advance``), so the ``choose_*`` functions
+here never see their codes. A lookahead chooser keeps set-aside slices and decides the
+joker as the greedy one does."""
 
 
 PARAMETERS = {
@@ -80,11 +83,12 @@ its rollout policy's."""
 SPEC = StrategySpec(
     codes={"chooser": Code(CHOOSERS, "greedy", "chooser"),
            "cutter": Code(CUTTERS, "enumerate", "cutter",
-                          follows=("chooser", {"random": "random", "search": "search"}))},
+                          follows=("chooser", {"random": "random", "search": "search",
+                                                "lookahead": "lookahead"}))},
     parameters=PARAMETERS, uniform="uniform random legal play",
     search_parameters=tuple(SEARCH_WEIGHTS), untuned_choices=("lookahead",))
-"""A strategy: how it chooses, how it cuts (a file naming a random or search chooser and
-no cutter cuts that way too) and its weights."""
+"""A strategy: how it chooses, how it cuts (a file naming a random, search or lookahead
+chooser and no cutter cuts that way too) and its weights."""
 
 # Positions of the weights in a strategy's parameter vector, made from the spec.
 EAT_WEIGHT = SPEC.index("eat_weight")
@@ -128,8 +132,8 @@ defaults (``Strategy.parse`` reads one from an experiment's ``[strategies.NAME]`
 
 def needs_search_space(strategy: Strategy) -> bool:
     """Whether ``strategy`` plays in the search's working space (``search.SearchSpace``):
-    it searches, or it cuts by lookahead, serving its copies of the cake in that space."""
-    return strategy.searches or strategy.cutter == "lookahead"
+    it searches, or it cuts or chooses by lookahead, serving its copies of the cake there."""
+    return strategy.searches or "lookahead" in (strategy.cutter, strategy.chooser)
 
 
 RANDOM_PLAY = Strategy("random", "random", "random")

@@ -36,7 +36,7 @@ JOKER_SETTINGS = [(p, v, s) for p in (2, 3, 4, 5)
 
 SAME_TAKE = replace(RULES, joker_placement="same_take")
 """The older reading of where the joker may go: on a kind first collected in the same take."""
-JOKER_GAMES = {"search": 10, "search-deep": 3, "greedy": 40}
+JOKER_GAMES = {"search": 10, "search-deep": 3, "lookahead": 10, "greedy": 40}
 
 
 @pytest.mark.parametrize(("players", "variant", "strategy"), JOKER_SETTINGS)
