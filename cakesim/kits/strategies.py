@@ -88,6 +88,9 @@ class StrategySpec:
     untuned_choices: tuple[str, ...] = ()
     """Choices too slow for a tuner, which plays thousands of games per candidate (e.g. a
     cutter that serves every legal cut): like the search, challengers of their own."""
+    working_space_choices: tuple[str, ...] = ()
+    """Choices that play copies of the table in the search's working space, as the search
+    does (e.g. a lookahead cutter): a kernel with such a player is built with that space."""
     whole: tuple[str, ...] = ()
     """Weights that count something: a file must give whole numbers."""
     codes_in_params: bool = False
@@ -211,6 +214,13 @@ class WeightedStrategy:
     def searches(self) -> bool:
         """Whether one of its codes plays the search player (``spec.search_choice``)."""
         return self.spec.search_choice in self.choices().values()
+
+    @property
+    def needs_search_space(self) -> bool:
+        """Whether it plays in the search's working space: it searches, or one of its codes
+        is a ``spec.working_space_choices`` choice."""
+        return self.searches or any(c in self.spec.working_space_choices
+                                    for c in self.choices().values())
 
     def describe(self) -> str:
         """One line: every code's choice and the weights (a search's only when it

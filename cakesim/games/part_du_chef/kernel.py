@@ -26,6 +26,7 @@ import numpy as np
 
 from cakesim.engine.jit import jit, jit_borrowing, jit_inline
 from cakesim.engine.seeding import DEAL_STREAM, DECISION_STREAM, below, game_key, shuffle_in_place
+from cakesim.games.part_du_chef.lookahead import look_ahead, waits_for_lookahead
 from cakesim.games.part_du_chef.search import SearchSpace
 from cakesim.games.part_du_chef.steps import (
     EMPTY_STEALS,
@@ -329,12 +330,16 @@ def play_batch(seed, first_game, duplicate, rules, strategies, state, scratch, s
 def play_game(g, rules, strategies, state, scratch, sheet, space, results):
     """Play one dealt game (``state.order``) into output row ``g``.
 
-    The rule steps play every heuristic decision (``steps.advance``); each searching
-    seat's decision is made by ``search.decide``.
+    The rule steps play every heuristic decision (``steps.advance``); a lookahead cut or
+    choice is made by ``lookahead.look_ahead``, every other searching seat's decision by
+    ``search.decide``.
     """
     start_game(rules, state)
     while not advance(rules, strategies, state, scratch):
-        decide(rules, strategies, state, scratch, space)
+        if waits_for_lookahead(strategies, state):
+            look_ahead(rules, strategies, state, scratch, space)
+        else:
+            decide(rules, strategies, state, scratch, space)
     score_game(rules, state, sheet)
     kept = state.seen.kept
     charred = rules.majority_value.shape[0] + 1

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cakesim.engine.jit import plain_python
-from cakesim.games.part_du_chef import kernel, strategies
+from cakesim.games.part_du_chef import kernel, lookahead, strategies
 from cakesim.games.part_du_chef.kernel import (
     State,
     Strategies,
@@ -42,6 +42,9 @@ choose_marianne = plain_python(strategies.choose_marianne)
 # checks everything around the search (``search.py``): what it is shown, when it is asked,
 # the moves it makes and the draws it takes from the game's stream.
 search_decision = driver.search_decision
+# The lookahead players, likewise, serve the pizza hundreds of times per cut: compiled.
+lookahead_cut = lookahead.lookahead_cut
+lookahead_choice = lookahead.lookahead_choice
 
 
 @dataclass(frozen=True)
@@ -133,8 +136,9 @@ class Game:
         codes, params = Strategy.arrays(strategies)
         # The strategies come by seat: their seat rows are the same arrays.
         self.strategies = Strategies(codes, params, codes, params)
-        self.searching = [(s.chooser == "search", s.cutter == "search") for s in strategies]
-        if any(chooser or cutter for chooser, cutter in self.searching):
+        # How each seat chooses and cuts: the search and lookahead run compiled.
+        self.decides_by = [(s.chooser, s.cutter) for s in strategies]
+        if any(s.needs_search_space for s in strategies):
             self.search_space = kernel.new_search_space(self.constants, self.strategies)
         self.stream = stream
         self.kinds = len(self.r.kinds)
@@ -172,8 +176,11 @@ class Game:
         """The chef cuts the circle into exactly P contiguous portions."""
         n = len(pizza)
         players = self.rules.players
-        if self.searching[chef][1]:
+        if self.decides_by[chef][1] == "search":
             _, _, mask = self._search(number, 0, pizza)
+        elif self.decides_by[chef][1] == "lookahead":
+            mask = lookahead_cut(self.constants, self.strategies, self._state(number, 0, pizza),
+                                 self._scratch(n), self.search_space)
         else:
             mask = choose_cut(self.strategies, chef, self._view(pizza), self.constants,
                               self.stream, self._scratch(n))
@@ -190,9 +197,13 @@ class Game:
 
         Each received slice is at once kept or eaten; burnt and pepper must be kept.
         """
-        if self.searching[seat][0]:
-            turn = (seat - number) % self.rules.players or self.rules.players
+        turn = (seat - number) % self.rules.players or self.rules.players
+        if self.decides_by[seat][0] == "search":
             _, index, eat_mask = self._search(number, turn, pizza, portions, taken)
+        elif self.decides_by[seat][0] == "lookahead":
+            index, eat_mask = (int(x) for x in lookahead_choice(
+                self.constants, self.strategies, self._state(number, turn, pizza, portions, taken),
+                self._scratch(len(pizza)), self.search_space))
         else:
             index, eat_mask = choose_portion(
                 self.strategies, seat, self._view(pizza, portions, taken), len(portions),
@@ -306,7 +317,16 @@ class Game:
     def _search(self, number: int, turn: int, pizza: list[Slice],
                 portions: list[list[int]] = (), taken: list[bool] = ()) -> tuple[int, int, int]:
         """The search player's move (``search.search_decision``) at pizza ``number``, turn
-        ``turn`` (0 the cut), in the kernel's ``State``."""
+        ``turn`` (0 the cut)."""
+        move = search_decision(self.constants, self.strategies,
+                               self._state(number, turn, pizza, portions, taken),
+                               self._scratch(len(pizza)), self.search_space)
+        return tuple(int(x) for x in move)
+
+    def _state(self, number: int, turn: int, pizza: list[Slice],
+               portions: list[list[int]] = (), taken: list[bool] = ()) -> State:
+        """The game at pizza ``number``, turn ``turn`` (0 the cut) as the kernel's
+        ``State``, for the compiled search and lookahead; its stream is the game's own."""
         n = len(pizza)
         view = self._view(pizza, portions, taken)
         portion_taken = np.zeros(n, dtype=np.bool_)
@@ -317,7 +337,7 @@ class Game:
         tally = [actions.count("steal"), actions.count("empty-steal"),
                  sum(eaten and piece.finisher for move in self.log if move.action == "take"
                      for piece, eaten in move.slices), marianne[0] if marianne else 0]
-        state = State(
+        return State(
             seen=view._replace(portion_taken=portion_taken),
             order=np.array([piece.box for dealt in self.pizzas for piece in dealt], np.int16),
             pool=np.zeros(0, np.int16), deal_stream=np.zeros(2, np.uint64), stream=self.stream,
@@ -327,9 +347,6 @@ class Game:
             box_count=np.array([self.r.count_of(c) for c in range(self.kinds + 2)], np.int16),
             clock=np.array([number, turn, len(portions)], np.int64),
             tally=np.array(tally, np.int16))
-        move = search_decision(self.constants, self.strategies, state, self._scratch(n),
-                               self.search_space)
-        return tuple(int(x) for x in move)
 
 
 def best_pepper_kinds(rules: RuleSet, mine: list[int], others: list[list[int]],

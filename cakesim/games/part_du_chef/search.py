@@ -124,7 +124,7 @@ def prepare(rules, seats, state, space):
     players = state.seen.kept.shape[0]
     seat = (state.clock[PIZZA] + state.clock[TURN]) % players
     params = seats.seat_params[seat]
-    _seat_rollout(seats, seat, space.rollout)
+    seat_rollout(seats, seat, space.rollout)
     return (seat, int(params[ITERATIONS]), params[EXPLORATION], params[WIDENING],
             int(params[DEPTH]))
 
@@ -134,7 +134,7 @@ def candidates(rules, seat, state, scratch, space, bandit):
     """The decision's candidates: a cut's (widened) or a portion choice's."""
     if state.clock[TURN] == 0:
         return _cut_candidates(rules, space.rollout, seat, state, scratch, bandit), True
-    return _portion_candidates(rules, space.rollout, seat, state, scratch, bandit), False
+    return portion_candidates(rules, space.rollout, seat, state, scratch, bandit), False
 
 
 @implements(driver.descend, SearchSpace)
@@ -181,7 +181,7 @@ def close_worlds(rules, state, space):
 @implements(driver.sample_world, SearchSpace)
 def sample_world(rules, state, space):
     """``space.world``: a copy of the game, its later pizzas dealt afresh."""
-    _copy_game(state, space.world)
+    copy_game(state, space.world)
     determinize(rules, space.world, space.bandit.hidden, space.bandit.pool)
 
 
@@ -206,7 +206,7 @@ def finish(rules, seat, world, scratch, space):
 
 
 @jit_borrowing
-def _seat_rollout(seats, seat, rollout):
+def seat_rollout(seats, seat, rollout):
     """Every rollout seat plays the searcher's weights, thief and Marianne with the greedy
     chooser and the balanced cutter."""
     for row in range(rollout.seat_codes.shape[0]):
@@ -229,7 +229,7 @@ def _cut_candidates(rules, rollout, chef, state, scratch, bandit):
 
 
 @jit_borrowing
-def _portion_candidates(rules, rollout, seat, state, scratch, bandit):
+def portion_candidates(rules, rollout, seat, state, scratch, bandit):
     """The policy's pick first, then every other untaken portion with the policy's eat
     plan."""
     view = state.seen
@@ -295,7 +295,7 @@ def determinize(rules, world, hidden, pool):
 
 
 @jit_borrowing
-def _copy_game(state, world):
+def copy_game(state, world):
     """``world`` becomes a copy of the game ``state``: every array but the streams, the
     deal's working space (``pool``) and the box counts, which no step changes."""
     seen, copy = state.seen, world.seen

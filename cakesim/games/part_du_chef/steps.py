@@ -21,6 +21,8 @@ from cakesim.engine.jit import jit_borrowing, jit_inline
 from cakesim.games.part_du_chef.strategies import (
     CHOOSER,
     CUTTER,
+    LOOKAHEAD,
+    LOOKAHEAD_CUT,
     SEARCH,
     SEARCH_CUT,
     choose_cut,
@@ -100,14 +102,20 @@ def cut_pizza(mask, state):
 
 @jit_inline
 def play_turn(seat, index, eat_mask, rules, seats, state, scratch):
-    """A chooser's turn: it takes portion ``index`` (``eat_mask``: the slices it eats), then
-    La Marianne if it holds it; the turn passes, after the chef to the next pizza."""
-    take_portion(seat, index, eat_mask, rules, seats, state)
-    if rules.marianne and state.tally[MARIANNE_PIZZA] == 0 and seat == MARIANNE_HOLDER:
-        consider_marianne(seat, rules, seats, state, scratch)
+    """A chooser's turn (``take_turn``); the turn passes, after the chef to the next pizza."""
+    take_turn(seat, index, eat_mask, rules, seats, state, scratch)
     state.clock[TURN] += 1
     if state.clock[TURN] > state.seen.kept.shape[0]:
         next_pizza(rules, state)
+
+
+@jit_inline
+def take_turn(seat, index, eat_mask, rules, seats, state, scratch):
+    """A chooser takes portion ``index`` (``eat_mask``: the slices it eats), then plays La
+    Marianne if it holds it."""
+    take_portion(seat, index, eat_mask, rules, seats, state)
+    if rules.marianne and state.tally[MARIANNE_PIZZA] == 0 and seat == MARIANNE_HOLDER:
+        consider_marianne(seat, rules, seats, state, scratch)
 
 
 @jit_inline
@@ -191,8 +199,9 @@ def advance(rules, seats, state, scratch):
     """Play on until a searching seat must decide (False) or the game is over (True).
 
     ``seats`` decide by their codes (their seat rows); a seat whose chooser code is
-    ``SEARCH`` (choosing a portion) or whose cutter code is ``SEARCH_CUT`` (cutting) makes
-    ``advance`` return at its decision, with ``state.clock`` pointing at it.
+    ``SEARCH`` or ``LOOKAHEAD`` (choosing a portion) or whose cutter code is ``SEARCH_CUT``
+    or ``LOOKAHEAD_CUT`` (cutting) makes ``advance`` return at its decision, with
+    ``state.clock`` pointing at it.
     """
     view, clock, stream = state.seen, state.clock, state.stream
     players = view.kept.shape[0]
@@ -200,12 +209,14 @@ def advance(rules, seats, state, scratch):
         chef = clock[PIZZA] % players
         turn = clock[TURN]
         if turn == 0:
-            if seats.seat_codes[chef, CUTTER] == SEARCH_CUT:
+            cutter = seats.seat_codes[chef, CUTTER]
+            if cutter in (SEARCH_CUT, LOOKAHEAD_CUT):
                 return False
             cut_pizza(choose_cut(seats, chef, view, rules, stream, scratch), state)
         else:
             seat = (chef + turn) % players
-            if seats.seat_codes[seat, CHOOSER] == SEARCH:
+            chooser = seats.seat_codes[seat, CHOOSER]
+            if chooser in (SEARCH, LOOKAHEAD):
                 return False
             index, eat_mask = choose_portion(seats, seat, view, clock[PORTIONS], rules, stream,
                                              scratch)

@@ -26,17 +26,20 @@ CHOOSER, CUTTER, THIEF, MARIANNE = 0, 1, 2, 3
 RANDOM = 0
 GREEDY = 1
 SEARCH = 2
-CHOOSERS = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH}
+LOOKAHEAD = 3
+CHOOSERS = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH, "lookahead": LOOKAHEAD}
 RANDOM_CUT = 0
 BALANCED_CUT = 1
 ENUMERATED_CUT = 2
 SEARCH_CUT = 3
+LOOKAHEAD_CUT = 4
 CUTTERS = {"random": RANDOM_CUT, "balanced": BALANCED_CUT, "enumerate": ENUMERATED_CUT,
-           "search": SEARCH_CUT}
+           "search": SEARCH_CUT, "lookahead": LOOKAHEAD_CUT}
 """A ``search`` chooser (portion and eat plan) or cutter decides by the information-set
-Monte-Carlo tree search of ``search.py``; the kernel hands it those decisions
-(``steps.advance``), so ``choose_portion`` and ``choose_cut`` never see its codes. Whom a
-finisher robs and La Marianne stay with the thief and Marianne codes."""
+Monte-Carlo tree search of ``search.py``, a ``lookahead`` one by serving the rest of the
+pizza after every legal cut or portion (``lookahead.py``); the kernel hands them those
+decisions (``steps.advance``), so ``choose_portion`` and ``choose_cut`` never see their
+codes. Whom a finisher robs and La Marianne stay with the thief and Marianne codes."""
 RANDOM_VICTIM = 0
 KIND_LEADER = 1
 SCORE_LEADER = 2
@@ -83,14 +86,16 @@ RANDOM_LIKE_CHOOSER = ("chooser", {"random": "random"})
 SPEC = StrategySpec(
     codes={"chooser": Code(CHOOSERS, "greedy", "chooser"),
            "cutter": Code(CUTTERS, "enumerate", "cutter",
-                          follows=("chooser", {"random": "random", "search": "search"})),
+                          follows=("chooser", {"random": "random", "search": "search",
+                                               "lookahead": "lookahead"})),
            "thief": Code(THIEVES, "kind-leader", "thief", follows=RANDOM_LIKE_CHOOSER),
            "marianne": Code(MARIANNES, "greedy", "Marianne", follows=RANDOM_LIKE_CHOOSER)},
     parameters=PARAMETERS, uniform="uniform random legal play",
-    search_parameters=tuple(SEARCH_WEIGHTS))
+    search_parameters=tuple(SEARCH_WEIGHTS), untuned_choices=("lookahead",),
+    working_space_choices=("lookahead",))
 """A strategy: how it picks, cuts, robs and plays La Marianne (a file naming a random
-chooser and nothing else plays every code at random; a search chooser also cuts by search)
-and its weights."""
+chooser and nothing else plays every code at random; a search or lookahead chooser also
+cuts that way) and its weights."""
 
 # Positions of the weights in a strategy's parameter vector, made from the spec.
 EAT_WEIGHT = SPEC.index("eat_weight")

@@ -1,6 +1,5 @@
 """Piece o' Cake as the shared machinery sees it: tables, chunks, seat names, replays."""
 
-import dataclasses
 from functools import cache
 from typing import ClassVar
 
@@ -15,10 +14,9 @@ from cakesim.games.piece_o_cake.strategies import (
     BUILTIN,
     PARAMETERS,
     Strategy,
-    needs_search_space,
 )
 from cakesim.games.slicing.circle import cut_table
-from cakesim.games.slicing.game import SlicingGame
+from cakesim.games.slicing.game import LOOKAHEAD, SlicingGame
 from cakesim.games.slicing.tabletop import WIN_UNITS
 from cakesim.kits.bench import BenchTarget
 from cakesim.kits.strategies import TUNED, read_tuned, tuned_path
@@ -27,11 +25,6 @@ from cakesim.kits.strategies import TUNED, read_tuned, tuned_path
 @cache
 def _cut_masks(slices: int, most: int) -> np.ndarray:
     return cut_table(slices, most)
-
-
-LOOKAHEAD = "lookahead"
-"""The named strategy that serves the rest of the cake after each of its candidate cuts
-and moves (``lookahead.py``), with the tuned weights of its player count."""
 
 
 class PieceOCake(SlicingGame):
@@ -89,19 +82,6 @@ class PieceOCake(SlicingGame):
     position_of = staticmethod(end_position)
     strategy_names = (*BUILTIN, TUNED, LOOKAHEAD, *SlicingGame.search_budgets)
 
-    @staticmethod
-    def searching(table: TableSpec) -> bool | None:
-        """As every slicing game's, and true too when a waiter cuts by lookahead
-        (``strategies.needs_search_space``)."""
-        return True if any(needs_search_space(s) for s in table.strategies) else None
-
-    def bench_tables(self, rules: RuleSet) -> list[tuple[str, TableSpec]]:
-        """As every slicing game's, and the lookahead at every seat at 2 and 4 players."""
-        return [*super().bench_tables(rules),
-                *((LOOKAHEAD, self.table(rules, players,
-                                         [self.named_strategy(LOOKAHEAD, players)] * players))
-                  for players in (2, 4))]
-
     def tuning_start(self, players: int, variant: str):
         """In a joker variant: the tuned strategy, its joker weights searched (so that one
         tuned player, the same at every table, plays both games); else the default."""
@@ -112,11 +92,7 @@ class PieceOCake(SlicingGame):
     def named_strategy(self, name: str, players: int | None = None,
                        variant: str | None = None):
         """As every slicing game's; ``tuned`` also takes the joker weights tuned in the
-        joker variant (``tuned/Pp-joker.toml``), where that tuning was shipped, and
-        ``lookahead`` is the tuned strategy cutting and choosing by lookahead."""
-        if name == LOOKAHEAD:
-            return dataclasses.replace(self.named_strategy(TUNED, players, variant),
-                                       name=LOOKAHEAD, chooser="lookahead", cutter="lookahead")
+        joker variant (``tuned/Pp-joker.toml``), where that tuning was shipped."""
         strategy = super().named_strategy(name, players, variant)
         if name != TUNED or not tuned_path(self, players, "joker").exists():
             return strategy

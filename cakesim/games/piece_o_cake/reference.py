@@ -37,7 +37,6 @@ from cakesim.games.piece_o_cake.strategies import (
     TAKE,
     Strategy,
     chance_table_shape,
-    needs_search_space,
 )
 from cakesim.games.slicing.circle import cut_table, portions_of_cut
 from cakesim.games.slicing.tabletop import WIN_UNITS, majority_sheet
@@ -214,7 +213,7 @@ class Game:
         """The slices that take got: a kind first collected among them is none the joker
         may go on (``may_place_joker``)."""
         self.start_round(0)
-        if any(needs_search_space(s) for s in strategies):
+        if any(s.needs_search_space for s in strategies):
             self.search_space = kernel.new_search_space(self.rule_data, self.params,
                                                         self.chances)
 

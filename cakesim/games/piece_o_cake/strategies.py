@@ -86,7 +86,8 @@ SPEC = StrategySpec(
                           follows=("chooser", {"random": "random", "search": "search",
                                                 "lookahead": "lookahead"}))},
     parameters=PARAMETERS, uniform="uniform random legal play",
-    search_parameters=tuple(SEARCH_WEIGHTS), untuned_choices=("lookahead",))
+    search_parameters=tuple(SEARCH_WEIGHTS), untuned_choices=("lookahead",),
+    working_space_choices=("lookahead",))
 """A strategy: how it chooses, how it cuts (a file naming a random, search or lookahead
 chooser and no cutter cuts that way too) and its weights."""
 
@@ -128,12 +129,6 @@ Strategy = SPEC.record("Strategy", __name__)
 """A named strategy: chooser and cutter codes and the weights that differ from the
 defaults (``Strategy.parse`` reads one from an experiment's ``[strategies.NAME]`` table;
 ``Strategy.arrays`` stacks the kernel's code and parameter arrays)."""
-
-
-def needs_search_space(strategy: Strategy) -> bool:
-    """Whether ``strategy`` plays in the search's working space (``search.SearchSpace``):
-    it searches, or it cuts or chooses by lookahead, serving its copies of the cake there."""
-    return strategy.searches or "lookahead" in (strategy.cutter, strategy.chooser)
 
 
 RANDOM_PLAY = Strategy("random", "random", "random")

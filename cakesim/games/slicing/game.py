@@ -23,6 +23,10 @@ from cakesim.kits.replay import Replayable, Scorable
 from cakesim.kits.strategies import TUNED, Tunable, read_tuned
 from cakesim.reports.hooks import ReportHooks
 
+LOOKAHEAD = "lookahead"
+"""The name of the lookahead choice of a cutter or chooser code, and of the built-in
+strategy that makes both."""
+
 
 class SlicingGame(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks):
     """Players score against each other in rounds led by each seat in turn."""
@@ -55,8 +59,11 @@ class SlicingGame(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks)
     def named_strategy(self, name: str, players: int | None = None,
                        variant: str | None = None):
         """A built-in strategy, or ``tuned``: the shipped tuned strategy for ``players``
-        (and ``variant``, if it is one of ``tuned_variants``; else the base variant's), or
-        a search player (``search_budgets``) on it."""
+        (and ``variant``, if it is one of ``tuned_variants``; else the base variant's), a
+        search player (``search_budgets``) or the lookahead player on it."""
+        if name == LOOKAHEAD:
+            return dataclasses.replace(self.named_strategy(TUNED, players, variant),
+                                       name=LOOKAHEAD, chooser=LOOKAHEAD, cutter=LOOKAHEAD)
         if name in self.search_budgets:
             tuned = self.named_strategy(TUNED, players, variant)
             searching = self.with_weights(tuned, name,
@@ -75,9 +82,10 @@ class SlicingGame(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks)
 
     @staticmethod
     def searching(table: TableSpec) -> bool | None:
-        """The kernel's ``search`` argument: true if a player searches, else ``None`` (its
-        kernel is then compiled without the search: ``kits.search.searching_space``)."""
-        return True if any(s.searches for s in table.strategies) else None
+        """The kernel's ``search`` argument: true if a player searches or looks ahead in the
+        search's working space, else ``None`` (its kernel is then compiled without the
+        search: ``kits.search.searching_space``)."""
+        return True if any(s.needs_search_space for s in table.strategies) else None
 
     def searched_moves(self, table: TableSpec) -> int:
         """Cuts and choices per game made by search players (strategies by seat)."""
@@ -126,8 +134,8 @@ class SlicingGame(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks)
 
     def bench_tables(self, rules) -> list[tuple[str, TableSpec]]:
         """The benchmark's tables: each bench strategy at every seat, every player count;
-        then every other search budget, and the search with a tree (``TREE_DEPTH``), at 2
-        and 4 players."""
+        then every other search budget, the search with a tree (``TREE_DEPTH``) and the
+        lookahead player, at 2 and 4 players."""
         tables = [(name, self.table(rules, players, [self.named_strategy(name, players)] * players))
                   for name in self.bench_strategies
                   for players in range(rules.min_players, rules.max_players + 1)]
@@ -137,6 +145,7 @@ class SlicingGame(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks)
             tree = f"search, depth {self.TREE_DEPTH:g}"
             deeper.append(self.with_weights(self.named_strategy("search", players), tree,
                                             {"depth": self.TREE_DEPTH}))
+            deeper.append(self.named_strategy(LOOKAHEAD, players))
             tables += [(s.name, self.table(rules, players, [s] * players)) for s in deeper]
         return tables
 

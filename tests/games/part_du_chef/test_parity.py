@@ -14,8 +14,8 @@ from tests.games.part_du_chef.conftest import ENUMERATING, GAME, RULES, STRATEGY
 
 SETTINGS = list(itertools.product((2, 3, 4, 5), ("base", "marianne"), STRATEGY_NAMES))
 # The plain-Python reference plays about 100 random games/s, 45 greedy ones with the
-# balanced cutter and 13 with the enumerating cutter; the search players, compiled in both
-# engines, 3 to 40 games/s: fewer games where it is slow.
+# balanced cutter and 13 with the enumerating cutter; the search and lookahead players,
+# compiled in both engines, 3 to 40 games/s: fewer games where it is slow.
 SEARCHING = GAME.search_strategies
 
 
@@ -58,7 +58,7 @@ def test_scoring_switches(receipt, peppers):
 
 
 LONG_RUN = {"random": 2000, **{name: 100 for name in ENUMERATING},
-            **{name: 40 for name in SEARCHING}}
+            **{name: 40 for name in SEARCHING}, "lookahead": 40}
 
 
 @pytest.mark.slow

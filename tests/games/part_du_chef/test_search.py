@@ -230,7 +230,7 @@ def test_the_search_finds_the_portion_that_wins_where_the_policy_loses():
         if paused.state.clock[steps.PIZZA] == RULES.pizzas - 1)
     heuristic = seats._replace(seat_codes=seats.codes.copy())
     heuristic.seat_codes[1, CHOOSER] = GREEDY
-    count = search._portion_candidates(rules, heuristic, 1, state, scratch, space.bandit)
+    count = search.portion_candidates(rules, heuristic, 1, state, scratch, space.bandit)
     candidates = [tuple(int(x) for x in row) for row in space.bandit.move[:count]]
     wins = []
     for move in candidates:

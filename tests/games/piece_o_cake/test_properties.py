@@ -4,7 +4,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cakesim.games.piece_o_cake.reference import score_sheet
-from cakesim.games.piece_o_cake.strategies import needs_search_space
 from tests.games.piece_o_cake.conftest import (
     GAME,
     RULES,
@@ -29,7 +28,7 @@ def test_score_is_majority_plus_cream_and_slices_are_conserved(case):
     table, seed, first = case
     # A search player at every seat plays a game in up to 0.4 s (a lookahead one in a few
     # ms): two of its games check the same rule steps as twenty of a heuristic's.
-    searching = any(needs_search_space(s) for s in table.strategies)
+    searching = any(s.needs_search_space for s in table.strategies)
     chunk = GAME.play_chunk(table, seed, first, 2 if searching else 20)
     seat, per_game = chunk.seat, chunk.game
     assert (seat["total"] == seat["majority"] + seat["cream"]).all()
