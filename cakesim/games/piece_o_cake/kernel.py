@@ -202,6 +202,8 @@ class Scratch(NamedTuple):
     # (P,) float64: [seat] the seat's best decline less its threshold, -1 if it has
     # nothing to decline (the enumerating cutter's prediction).
     decline_value: np.ndarray
+    # (P,) int64: [seat] the kind of that decline, -1 for none.
+    decline_kind: np.ndarray
     # (n,) int64: [arc] the first position of each arc of a cut being tried.
     starts: np.ndarray
     # (n,) int64: [arc] the length of each arc of that cut.
@@ -214,6 +216,12 @@ class Scratch(NamedTuple):
     # (cuts,) float64: [cut] the waiter's predicted outcome of each legal cut
     # (``strategies.cut_outcomes``).
     cut_outcome: np.ndarray
+    # (P, kinds) int16: [seat, kind] the seat's pile of the kind once a cut's predicted
+    # serve is done (``lookahead.predicted_serve``).
+    piles: np.ndarray
+    # (P,) float64: [seat] the seat's banked points and eaten cream, likewise (a standing's
+    # sure points, ``lookahead.standing_lead``).
+    points: np.ndarray
 
 
 class Results(NamedTuple):
@@ -327,11 +335,14 @@ def new_scratch(rules, players):
         decided=np.zeros(kinds, dtype=np.int16),
         arc_value=np.zeros((players, n, n + 1)),
         decline_value=np.zeros(players),
+        decline_kind=np.zeros(players, dtype=np.int64),
         starts=np.zeros(n, dtype=np.int64),
         lengths=np.zeros(n, dtype=np.int64),
         taken=np.zeros(n, dtype=np.bool_),
         known_gain=np.zeros((kinds, n)),
-        cut_outcome=np.zeros(rules.cut_masks.shape[0]))
+        cut_outcome=np.zeros(rules.cut_masks.shape[0]),
+        piles=np.zeros((players, kinds), dtype=np.int16),
+        points=np.zeros(players))
 
 
 @jit
@@ -347,11 +358,14 @@ def new_search_space(rules, params, chances):
     rollout = Strategies(np.zeros((players, 2), dtype=np.int8), np.zeros_like(params),
                          np.zeros_like(chances))
     iterations, depth = params[:, ITERATIONS], params[:, DEPTH]
+    model = Strategies(np.zeros((players, 2), dtype=np.int8), np.zeros_like(params),
+                       np.zeros_like(chances))
     return SearchSpace(
         world=new_state(rules, players), rollout=rollout,
         bandit=new_bandit(box, moves, rules.cut_masks),
         tree=new_tree(tree_nodes(iterations, depth), tree_depth(depth), box, moves,
                       rules.cut_masks),
+        inner=new_state(rules, players), model=model,
         majority=np.zeros(players, dtype=np.int16),
         total=np.zeros(players, dtype=np.int16), win_units=np.zeros(players, dtype=np.int16))
 

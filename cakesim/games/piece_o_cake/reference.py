@@ -60,9 +60,11 @@ new_scratch = plain_python(kernel.new_scratch)
 # the moves it makes and the draws it takes from the game's stream.
 search_decision = driver.search_decision
 # The lookahead players, likewise, serve the cake hundreds of times per cut (a few times
-# per move): compiled.
+# per move): compiled; the lead cutter, their fast sibling, with them.
 lookahead_cut = lookahead.lookahead_cut
 lookahead_choice = lookahead.lookahead_choice
+lead_cut = lookahead.lead_cut
+lookahead2_cut = lookahead.lookahead2_cut
 
 
 @cache
@@ -272,6 +274,13 @@ class Game:
         elif self.strategies[waiter].cutter == "lookahead":
             mask = lookahead_cut(self.rule_data, self._strategies(), self._game_state(number, 0),
                                  self._scratch(), self.search_space)
+        elif self.strategies[waiter].cutter == "lookahead2":
+            mask = lookahead2_cut(self.rule_data, self._strategies(),
+                                  self._game_state(number, 0), self._scratch(),
+                                  self.search_space)
+        elif self.strategies[waiter].cutter == "lead":
+            mask = lead_cut(self.rule_data, self._strategies(), self._game_state(number, 0),
+                            self._scratch())
         else:
             mask = choose_cut(self._strategies(), waiter, self._view(), self.rule_data,
                               self._scratch())

@@ -123,6 +123,12 @@ class SearchSpace(NamedTuple):
     bandit: tuple
     # tree.Tree: the searcher's later decisions (none for a flat search, ``depth`` 1).
     tree: tuple
+    # GameState: a second copy of the game, for a two-ply lookahead cutter: the choosers'
+    # own lookahead inside the cake it serves in ``world`` (``lookahead.lookahead2_cut``).
+    inner: tuple
+    # Strategies: that cutter's model of the players (every seat its weights, choosing
+    # by lookahead).
+    model: tuple
     # (P,) int16: [seat] a played-out world's majority points, totals and win units.
     majority: np.ndarray
     total: np.ndarray

@@ -27,7 +27,9 @@ from cakesim.games.piece_o_cake.strategies import (
     JOKER_SEAT,
     JOKER_TABLE,
     JOKER_WHERE,
+    LEAD_CUT,
     LOOKAHEAD,
+    LOOKAHEAD2_CUT,
     LOOKAHEAD_CUT,
     SEARCH,
     SEARCH_CUT,
@@ -409,8 +411,9 @@ def advance(rules, seats, state, scratch):
     """Play on until a searching seat must decide (False) or the game is over (True).
 
     ``seats`` decide by their codes; a seat whose code is ``SEARCH`` (choosing, keeping a
-    set-aside slice, the joker's decisions), ``LOOKAHEAD`` (choosing), ``SEARCH_CUT`` or
-    ``LOOKAHEAD_CUT`` (cutting) makes ``advance`` return at its decision, with
+    set-aside slice, the joker's decisions), ``LOOKAHEAD`` (choosing), ``SEARCH_CUT``,
+    ``LOOKAHEAD_CUT``, ``LEAD_CUT`` or ``LOOKAHEAD2_CUT`` (cutting) makes ``advance``
+    return at its decision, with
     ``state.clock`` and ``state.pending`` pointing at it.
     """
     view, clock, pending = state.seen, state.clock, state.pending
@@ -430,7 +433,8 @@ def advance(rules, seats, state, scratch):
         waiter = waiter_of(clock, players)
         turn = clock[TURN]
         if turn == 0:
-            if seats.codes[waiter, 1] == SEARCH_CUT or seats.codes[waiter, 1] == LOOKAHEAD_CUT:
+            cutter = seats.codes[waiter, 1]
+            if cutter in (SEARCH_CUT, LOOKAHEAD_CUT, LEAD_CUT, LOOKAHEAD2_CUT):
                 return False
             cut_cake(choose_cut(seats, waiter, view, rules, scratch), state)
         elif turn <= players:

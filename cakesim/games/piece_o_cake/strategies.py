@@ -46,14 +46,20 @@ BALANCED_CUT = 1
 ENUMERATED_CUT = 2
 SEARCH_CUT = 3
 LOOKAHEAD_CUT = 4
+LEAD_CUT = 5
+LOOKAHEAD2_CUT = 6
 CUTTERS = {"random": RANDOM_CUT, "balanced": BALANCED_CUT, "enumerate": ENUMERATED_CUT,
-           "search": SEARCH_CUT, "lookahead": LOOKAHEAD_CUT}
+           "search": SEARCH_CUT, "lookahead": LOOKAHEAD_CUT, "lead": LEAD_CUT,
+           "lookahead2": LOOKAHEAD2_CUT}
 """A ``search`` chooser (it also keeps set-aside slices) or cutter decides by the
 information-set Monte-Carlo tree search of ``search.py``, a ``lookahead`` cutter or
-chooser by serving the rest of the cake after every legal cut or move (``lookahead.py``);
-the kernel hands them those decisions (``steps.advance``), so the ``choose_*`` functions
-here never see their codes. A lookahead chooser keeps set-aside slices and decides the
-joker as the greedy one does."""
+chooser by serving the rest of the cake after every legal cut or move, a ``lead`` cutter
+by the enumerating cutter's predicted serve valued as the lookahead values a served cake,
+a ``lookahead2`` cutter by serving the cuts the lead cutter ranks highest with every
+chooser choosing by lookahead (``lookahead.py``: they read the eaten cream and banked
+points, which the ``View`` does not hold); the kernel hands them those decisions
+(``steps.advance``), so the ``choose_*`` functions here never see their codes. A
+lookahead chooser keeps set-aside slices and decides the joker as the greedy one does."""
 
 
 PARAMETERS = {
@@ -86,8 +92,8 @@ SPEC = StrategySpec(
                           follows=("chooser", {"random": "random", "search": "search",
                                                 "lookahead": "lookahead"}))},
     parameters=PARAMETERS, uniform="uniform random legal play",
-    search_parameters=tuple(SEARCH_WEIGHTS), untuned_choices=("lookahead",),
-    working_space_choices=("lookahead",))
+    search_parameters=tuple(SEARCH_WEIGHTS), untuned_choices=("lookahead", "lead", "lookahead2"),
+    working_space_choices=("lookahead", "lookahead2"))
 """A strategy: how it chooses, how it cuts (a file naming a random, search or lookahead
 chooser and no cutter cuts that way too) and its weights."""
 
@@ -541,13 +547,15 @@ def cut_outcomes(params, chances, waiter, view, rules, scratch):
 
     The enumerating cutter's model: every seat values arcs with the waiter's weights and
     picks, in turn from the waiter's left, its best arc unless its best decline is worth
-    more; the waiter gets the best of what is left and of its own decline.
+    more; the waiter gets the best of what is left and of its own decline. Leaves every
+    seat's arc values, best decline and its kind in ``scratch`` (the lead cutter reads them).
     """
     n = view.cake_kind.shape[0]
     for seat in range(view.collected.shape[0]):
         fill_rivals(view.collected, seat, scratch.rivals)
         _value_arcs(params, chances, seat, n, view, rules, scratch)
         kind, gain = best_decline(params, chances, seat, view, rules, scratch)
+        scratch.decline_kind[seat] = kind
         scratch.decline_value[seat] = gain - params[DECLINE_THRESHOLD] if kind >= 0 else -1.0
     _predicted_outcomes(waiter, n, rules.cut_masks, scratch)
 
@@ -566,19 +574,19 @@ def _predicted_outcomes(waiter, n, cut_masks, scratch):
         taken[:count] = False
         for turn in range(1, players):
             chooser = (waiter + turn) % players
-            pick = _predicted_pick(arc_value[chooser], starts, lengths, taken, count)
+            pick = predicted_pick(arc_value[chooser], starts, lengths, taken, count)
             if pick >= 0 and arc_value[chooser, starts[pick], lengths[pick]] >= \
                     decline_value[chooser]:
                 taken[pick] = True
         outcome = max(decline_value[waiter], 0.0)
-        pick = _predicted_pick(arc_value[waiter], starts, lengths, taken, count)
+        pick = predicted_pick(arc_value[waiter], starts, lengths, taken, count)
         if pick >= 0:
             outcome = max(outcome, arc_value[waiter, starts[pick], lengths[pick]])
         scratch.cut_outcome[c] = outcome
 
 
 @jit_borrowing
-def _predicted_pick(values, starts, lengths, taken, count):
+def predicted_pick(values, starts, lengths, taken, count):
     """The untaken arc a chooser values most (-1 if none is left)."""
     pick = -1
     for p in range(count):
