@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from cakesim.engine.tables import Table, read_toml
+from cakesim.kits import exact
 
 DEFAULT_TIMING = Path(__file__).with_name("timing.toml")
 PARAMETERS = ("notice", "decide_per_bit", "sigma", "flight")
@@ -34,10 +35,12 @@ class Profile:
         """``[notice + decide * log2(1 + n) for n in 0..max_options], sigma, flight``.
 
         The think time per option count is tabulated once, so that the kernel and the
-        reference engine add exactly the same numbers.
+        reference engine add exactly the same numbers, with a correctly rounded ``log2``
+        (``kits.exact``) so that every machine does.
         """
-        think = self.notice + self.decide_per_bit * np.log2(1.0 + np.arange(max_options + 1))
-        return np.concatenate([think, [self.sigma, self.flight]])
+        think = [self.notice + self.decide_per_bit * exact.log2(1.0 + n)
+                 for n in range(max_options + 1)]
+        return np.array([*think, self.sigma, self.flight])
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ import numpy as np
 from cakesim.engine.contract import SIGNED_WEIGHT, WEIGHT
 from cakesim.engine.jit import jit_inline
 from cakesim.engine.seeding import below
+from cakesim.kits import exact
 from cakesim.kits.strategies import Code, StrategySpec
 
 # Positions in a strategy's code vector, and the codes.
@@ -103,13 +104,11 @@ def aim_table(sigma: float, spread: int) -> np.ndarray:
     running sums (row 1; its last entry exactly 1): a discretised normal of size ``sigma``.
 
     Computed once per player in Python, so that the kernel and the reference draw the
-    error from the very same numbers.
+    error from the very same numbers, and with correctly rounded ``exp`` (``kits.exact``)
+    so that every machine does: the tuned aim breaks ties between offsets on their bits.
     """
-    errors = np.arange(-spread, spread + 1)
-    if sigma == 0:
-        weights = (errors == 0).astype(float)
-    else:
-        weights = np.exp(-errors.astype(float) ** 2 / (2 * sigma * sigma))
+    weights = np.array([float(k == 0) if sigma == 0 else exact.exp(-k * k / (2 * sigma * sigma))
+                        for k in range(-spread, spread + 1)])
     pmf = weights / weights.sum()
     cdf = np.cumsum(pmf)
     cdf[-1] = 1.0
