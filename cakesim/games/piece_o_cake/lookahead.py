@@ -173,11 +173,17 @@ def standing_lead(rules, chances, seat, state, scratch):
     """``seat``'s ``lead_of`` in the game ``state``: the piles as they stand, the banked
     points and the cream eaten so far."""
     for other in range(state.eaten_count.shape[0]):
-        scratch.points[other] = (state.banked[BANKED_MAJORITY, other]
-                                 + state.banked[BANKED_CREAM, other] + state.eaten_cream[other])
+        scratch.points[other] = sure_points(state, other)
     view = state.seen
     return lead_of(rules, chances, seat, view.collected, scratch.points, view.still_open,
                 scratch.rivals)
+
+
+@jit_inline
+def sure_points(state, seat):
+    """``seat``'s points no later play takes away: its banked rounds and the cream eaten."""
+    return (state.banked[BANKED_MAJORITY, seat] + state.banked[BANKED_CREAM, seat]
+            + state.eaten_cream[seat])
 
 
 @jit_inline
@@ -266,8 +272,7 @@ def predicted_serve(rules, params, chances, waiter, count, state, scratch):
     for seat in range(players):
         for kind in range(piles.shape[1]):
             piles[seat, kind] = view.collected[seat, kind]
-        points[seat] = (state.banked[BANKED_MAJORITY, seat] + state.banked[BANKED_CREAM, seat]
-                        + state.eaten_cream[seat])
+        points[seat] = sure_points(state, seat)
     taken[:count] = False
     for turn in range(1, players + 1):
         seat = (waiter + turn) % players

@@ -413,8 +413,7 @@ def advance(rules, seats, state, scratch):
     ``seats`` decide by their codes; a seat whose code is ``SEARCH`` (choosing, keeping a
     set-aside slice, the joker's decisions), ``LOOKAHEAD`` (choosing), ``SEARCH_CUT``,
     ``LOOKAHEAD_CUT``, ``LEAD_CUT`` or ``LOOKAHEAD2_CUT`` (cutting) makes ``advance``
-    return at its decision, with
-    ``state.clock`` and ``state.pending`` pointing at it.
+    return at its decision, with ``state.clock`` and ``state.pending`` pointing at it.
     """
     view, clock, pending = state.seen, state.clock, state.pending
     players = state.eaten_count.shape[0]
