@@ -8,23 +8,20 @@ between two aims on that last bit, and the regression gate saw the numbers move.
 every machine; they are for tables worked out once, not for a kernel's inner loop.
 """
 
-from decimal import Decimal, localcontext
+from decimal import Context, Decimal
 
 PRECISION = 40
 """Decimal digits of the intermediate results: far more than a float's 17, so that the
 one rounding to a float is the only one that shows."""
 
+_CONTEXT = Context(prec=PRECISION)
+
 
 def exp(x: float) -> float:
     """``e ** x``, correctly rounded to the nearest float."""
-    with localcontext() as context:
-        context.prec = PRECISION
-        return float(Decimal(x).exp())
+    return float(_CONTEXT.exp(Decimal(x)))
 
 
 def log2(x: float) -> float:
     """``log2(x)`` for ``x > 0``, rounded once to the nearest float."""
-    with localcontext() as context:
-        context.prec = PRECISION
-        return float(Decimal(x).ln() / Decimal(2).ln())
-
+    return float(_CONTEXT.divide(_CONTEXT.ln(Decimal(x)), _CONTEXT.ln(Decimal(2))))
