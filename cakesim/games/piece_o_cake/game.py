@@ -1,5 +1,6 @@
 """Piece o' Cake as the shared machinery sees it: tables, chunks, seat names, replays."""
 
+import dataclasses
 from functools import cache
 from typing import ClassVar
 
@@ -20,6 +21,9 @@ from cakesim.games.slicing.game import LOOKAHEAD, SlicingGame
 from cakesim.games.slicing.tabletop import WIN_UNITS
 from cakesim.kits.bench import BenchTarget
 from cakesim.kits.strategies import TUNED, read_tuned, tuned_path
+
+LOOKAHEAD2 = "lookahead2"
+"""The built-in strategy that chooses by lookahead and cuts by the two-ply lookahead."""
 
 
 @cache
@@ -48,7 +52,8 @@ class PieceOCake(SlicingGame):
                      BenchTarget("search", rate=100.0, ratio=1.0, players=4),
                      BenchTarget("search-deep", rate=50.0, ratio=1.0, players=4),
                      BenchTarget("search, depth 8", rate=100.0, ratio=1.0, players=4),
-                     BenchTarget(LOOKAHEAD, rate=20_000.0, ratio=1.0, players=4))
+                     BenchTarget(LOOKAHEAD, rate=20_000.0, ratio=1.0, players=4),
+                     BenchTarget(LOOKAHEAD2, rate=20_000.0, ratio=1.0, players=4))
     """Issue 2's targets (greedy-balanced at every seat, P = 2..5), issue 13's (the tuned
     bot at 4 players: a +-0.5 pp first_player_bias in about a minute on 2 cores), issue
     14's (the search player at every seat, 4 players: a 5,000-game skill row in under a
@@ -56,8 +61,9 @@ class PieceOCake(SlicingGame):
     skill trace plays, at 100: the trace's cost grows with the iterations from there,
     so that the whole trace stays within an hour on 2 cores). The reference engine runs
     the search compiled too (see ``reference.py``), so the search's ratio only asks that
-    the kernel be no slower. The lookahead's rate is issue 30's for a headline population
-    (>= 20,000 games/s per core at 4 players); today it plays about 400 (docs/piece_o_cake.md)."""
+    the kernel be no slower. The lookahead players' rate is issue 30's for a headline
+    population (>= 20,000 games/s per core at 4 players); today the lookahead plays about
+    400 and the two-ply lookahead about 80 (docs/piece_o_cake.md)."""
     rule_files: ClassVar[dict[str, str]] = {"rules": "path"}
     """Files an experiment may name (``rules = "..."``), and their ``load_rules`` keyword."""
     rule_overrides: ClassVar[dict[str, tuple[str, ...]]] = {"tie_rule": ("full", "none")}
@@ -80,7 +86,7 @@ class PieceOCake(SlicingGame):
     """The joker's weights a tuning in a joker variant searches (in points)."""
     score_file = staticmethod(score_file)
     position_of = staticmethod(end_position)
-    strategy_names = (*BUILTIN, TUNED, LOOKAHEAD, *SlicingGame.search_budgets)
+    strategy_names = (*BUILTIN, TUNED, LOOKAHEAD, LOOKAHEAD2, *SlicingGame.search_budgets)
 
     def tuning_start(self, players: int, variant: str):
         """In a joker variant: the tuned strategy, its joker weights searched (so that one
@@ -92,12 +98,23 @@ class PieceOCake(SlicingGame):
     def named_strategy(self, name: str, players: int | None = None,
                        variant: str | None = None):
         """As every slicing game's; ``tuned`` also takes the joker weights tuned in the
-        joker variant (``tuned/Pp-joker.toml``), where that tuning was shipped."""
+        joker variant (``tuned/Pp-joker.toml``), where that tuning was shipped; and
+        ``lookahead2``, the lookahead player cutting by the two-ply lookahead."""
+        if name == LOOKAHEAD2:
+            return dataclasses.replace(self.named_strategy(LOOKAHEAD, players, variant),
+                                       name=LOOKAHEAD2, cutter=LOOKAHEAD2)
         strategy = super().named_strategy(name, players, variant)
         if name != TUNED or not tuned_path(self, players, "joker").exists():
             return strategy
         joker = self.weights_of(read_tuned(self, players, "joker"))
         return self.with_weights(strategy, strategy.name, {w: joker[w] for w in self.joker_box})
+
+    def bench_tables(self, rules) -> list[tuple[str, TableSpec]]:
+        """Every slicing game's tables, and the two-ply lookahead at 2 and 4 players."""
+        return [*super().bench_tables(rules),
+                *((LOOKAHEAD2, self.table(rules, players,
+                                          [self.named_strategy(LOOKAHEAD2, players)] * players))
+                  for players in (2, 4))]
 
     def game_metrics_of(self, table: TableSpec) -> tuple[str, ...]:
         """The per-game metrics a table reports: the joker's only where it is in the box."""

@@ -39,14 +39,22 @@ def cutting_by_lead(players):
 
 def looking_two_ahead(players):
     """The lookahead player at ``players``, cutting by the two-ply lookahead."""
-    return replace(GAME.named_strategy("lookahead", players), name="lookahead2",
-                   cutter="lookahead2")
+    return GAME.named_strategy("lookahead2", players)
 
 
 def test_the_named_lookahead_is_the_tuned_bot_looking_ahead_at_both():
     named, tuned = GAME.named_strategy("lookahead", 4), GAME.named_strategy("tuned", 4)
     assert (named.chooser, named.cutter) == ("lookahead", "lookahead")
     assert named.weights == tuned.weights
+
+
+@pytest.mark.parametrize("variant", ["base", "joker"])
+def test_the_named_lookahead2_is_the_lookahead_cutting_two_plies_ahead(variant):
+    two, one = GAME.named_strategy("lookahead2", 3, variant), GAME.named_strategy(
+        "lookahead", 3, variant)
+    assert (two.name, two.chooser, two.cutter) == ("lookahead2", "lookahead", "lookahead2")
+    assert two.weights == one.weights
+    assert "lookahead2" in GAME.strategy_names
 
 
 @pytest.mark.parametrize(("players", "variant"), [(2, "base"), (4, "joker-compensation"),
