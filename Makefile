@@ -76,8 +76,9 @@ SMALLER := --budget 48 --games 1000 --confirm 10000
 # 300 iterations among them), the tuning's population and the tuner in every code family.
 # The search player is exploited heads-up only, with the smaller search: every game a
 # candidate plays against it has P - 1 search players (a few hundred games/s at most).
-# The lookahead players (a few hundred games/s each) get the smaller search too; La Part
-# du Chef's at 5 players (1,287 cuts, about 60 games/s per core) is left out: ~30 min.
+# The lookahead players (a few hundred games/s each, Piece o' Cake's two-ply lookahead
+# about 150 at 4 players: its four counts take about 45 min) get the smaller search too;
+# La Part du Chef's at 5 players (1,287 cuts, about 60 games/s per core) is left out: ~30 min.
 exploitability: install  ## best responses to every named strategy: reports/exploitability/
 	$(EXPLOIT) piece-o-cake --players 2 3 4 5 --report reports/exploitability $(ARGS) \
 		--strategy random greedy-balanced greedy-deny tuned
@@ -88,6 +89,8 @@ exploitability: install  ## best responses to every named strategy: reports/expl
 		--strategy search
 	$(EXPLOIT) piece-o-cake --players 2 3 4 5 --report reports/exploitability $(SMALLER) \
 		$(ARGS) --strategy lookahead
+	$(EXPLOIT) piece-o-cake --players 2 3 4 5 --report reports/exploitability $(SMALLER) \
+		$(ARGS) --strategy lookahead2
 	$(EXPLOIT) part-du-chef --players 2 3 4 5 --report reports/exploitability $(ARGS) \
 		--strategy random greedy-balanced hoarder glutton greedy-deny tuned
 	$(EXPLOIT) part-du-chef --players 2 --report reports/exploitability $(ARGS) \
