@@ -63,7 +63,7 @@ class PieceOCake(SlicingGame):
     the search compiled too (see ``reference.py``), so the search's ratio only asks that
     the kernel be no slower. The lookahead players' rate is issue 30's for a headline
     population (>= 20,000 games/s per core at 4 players); today the lookahead plays about
-    400 and the two-ply lookahead about 80 (docs/piece_o_cake.md)."""
+    300 and the two-ply lookahead about 150 (docs/piece_o_cake.md)."""
     rule_files: ClassVar[dict[str, str]] = {"rules": "path"}
     """Files an experiment may name (``rules = "..."``), and their ``load_rules`` keyword."""
     rule_overrides: ClassVar[dict[str, tuple[str, ...]]] = {"tie_rule": ("full", "none")}
