@@ -1,6 +1,5 @@
 """Piece o' Cake as the shared machinery sees it: tables, chunks, seat names, replays."""
 
-import dataclasses
 from functools import cache
 from typing import ClassVar
 
@@ -86,7 +85,9 @@ class PieceOCake(SlicingGame):
     """The joker's weights a tuning in a joker variant searches (in points)."""
     score_file = staticmethod(score_file)
     position_of = staticmethod(end_position)
-    strategy_names = (*BUILTIN, TUNED, LOOKAHEAD, LOOKAHEAD2, *SlicingGame.search_budgets)
+    lookahead_cutters: ClassVar[dict[str, str]] = {LOOKAHEAD: LOOKAHEAD, LOOKAHEAD2: LOOKAHEAD2}
+    """The lookahead player, and the two-ply one: the same chooser cutting by ``lookahead2``."""
+    strategy_names = (*BUILTIN, TUNED, *lookahead_cutters, *SlicingGame.search_budgets)
 
     def tuning_start(self, players: int, variant: str):
         """In a joker variant: the tuned strategy, its joker weights searched (so that one
@@ -98,23 +99,12 @@ class PieceOCake(SlicingGame):
     def named_strategy(self, name: str, players: int | None = None,
                        variant: str | None = None):
         """As every slicing game's; ``tuned`` also takes the joker weights tuned in the
-        joker variant (``tuned/Pp-joker.toml``), where that tuning was shipped; and
-        ``lookahead2``, the lookahead player cutting by the two-ply lookahead."""
-        if name == LOOKAHEAD2:
-            return dataclasses.replace(self.named_strategy(LOOKAHEAD, players, variant),
-                                       name=LOOKAHEAD2, cutter=LOOKAHEAD2)
+        joker variant (``tuned/Pp-joker.toml``), where that tuning was shipped."""
         strategy = super().named_strategy(name, players, variant)
         if name != TUNED or not tuned_path(self, players, "joker").exists():
             return strategy
         joker = self.weights_of(read_tuned(self, players, "joker"))
         return self.with_weights(strategy, strategy.name, {w: joker[w] for w in self.joker_box})
-
-    def bench_tables(self, rules) -> list[tuple[str, TableSpec]]:
-        """Every slicing game's tables, and the two-ply lookahead at 2 and 4 players."""
-        return [*super().bench_tables(rules),
-                *((LOOKAHEAD2, self.table(rules, players,
-                                          [self.named_strategy(LOOKAHEAD2, players)] * players))
-                  for players in (2, 4))]
 
     def game_metrics_of(self, table: TableSpec) -> tuple[str, ...]:
         """The per-game metrics a table reports: the joker's only where it is in the box."""

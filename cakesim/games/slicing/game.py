@@ -54,16 +54,22 @@ class SlicingGame(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks)
     """The depth of the tree searcher the benchmark times beside the flat ones."""
     search_codes: ClassVar[dict[str, str]] = {"chooser": "search", "cutter": "search"}
     """The strategy fields that make a strategy search its choices and its cuts."""
+    lookahead_cutters: ClassVar[dict[str, str]] = {LOOKAHEAD: LOOKAHEAD}
+    """The built-in lookahead players, each the tuned strategy choosing by lookahead, by
+    name: the cutter code each cuts with (a game with a further lookahead cutter adds its
+    player here)."""
     skill_ladder = ("random", "greedy", TUNED, *search_budgets)
 
     def named_strategy(self, name: str, players: int | None = None,
                        variant: str | None = None):
         """A built-in strategy, or ``tuned``: the shipped tuned strategy for ``players``
         (and ``variant``, if it is one of ``tuned_variants``; else the base variant's), a
-        search player (``search_budgets``) or the lookahead player on it."""
-        if name == LOOKAHEAD:
+        search player (``search_budgets``) or a lookahead player on it
+        (``lookahead_cutters``)."""
+        if name in self.lookahead_cutters:
             return dataclasses.replace(self.named_strategy(TUNED, players, variant),
-                                       name=LOOKAHEAD, chooser=LOOKAHEAD, cutter=LOOKAHEAD)
+                                       name=name, chooser=LOOKAHEAD,
+                                       cutter=self.lookahead_cutters[name])
         if name in self.search_budgets:
             tuned = self.named_strategy(TUNED, players, variant)
             searching = self.with_weights(tuned, name,
@@ -135,7 +141,7 @@ class SlicingGame(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks)
     def bench_tables(self, rules) -> list[tuple[str, TableSpec]]:
         """The benchmark's tables: each bench strategy at every seat, every player count;
         then every other search budget, the search with a tree (``TREE_DEPTH``) and the
-        lookahead player, at 2 and 4 players."""
+        lookahead players, at 2 and 4 players."""
         tables = [(name, self.table(rules, players, [self.named_strategy(name, players)] * players))
                   for name in self.bench_strategies
                   for players in range(rules.min_players, rules.max_players + 1)]
@@ -145,7 +151,7 @@ class SlicingGame(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks)
             tree = f"search, depth {self.TREE_DEPTH:g}"
             deeper.append(self.with_weights(self.named_strategy("search", players), tree,
                                             {"depth": self.TREE_DEPTH}))
-            deeper.append(self.named_strategy(LOOKAHEAD, players))
+            deeper += [self.named_strategy(name, players) for name in self.lookahead_cutters]
             tables += [(s.name, self.table(rules, players, [s] * players)) for s in deeper]
         return tables
 
