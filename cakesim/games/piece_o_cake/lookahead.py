@@ -131,10 +131,15 @@ def lookahead_choice(rules, seats, state, scratch, space):
                         space.bandit)
 
 
-@jit_inline
+@jit_borrowing
 def choice_ahead(rules, seats, state, scratch, rollout, world, bandit):
     """``lookahead_choice``, with the rollout players, the copy of the game it serves and
-    the candidate list passed in (a two-ply cutter serves its own copy meanwhile)."""
+    the candidate list passed in (a two-ply cutter serves its own copy meanwhile).
+
+    Compiled once and called, not inlined into its two callers: it runs once per chooser's
+    decision, so the call costs nothing measurable (lookahead 4P: 295 games/s either way),
+    and the search build of the kernel compiles about 20 s faster.
+    """
     players = state.eaten_count.shape[0]
     waiter = waiter_of(state.clock, players)
     seat = (waiter + state.clock[TURN]) % players
