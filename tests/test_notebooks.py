@@ -41,7 +41,7 @@ def executed(request, tmp_path_factory):
     out = tmp_path_factory.mktemp(path.stem) / "report"
     notebook = nbformat.read(path, as_version=4)
     with pytest.MonkeyPatch.context() as env:
-        env.setenv("CAKESIM_NOTEBOOK_GAMES", "40")
+        env.setenv("CAKESIM_NOTEBOOK_GAMES", "20")
         env.setenv("CAKESIM_NOTEBOOK_OUT", str(out))
         env.delenv("MPLBACKEND", raising=False)
         NotebookClient(notebook, timeout=600, kernel_name="python3",
