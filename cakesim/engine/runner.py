@@ -31,6 +31,8 @@ from cakesim.engine.numba_cache import CACHE_ENV
 DEFAULT_CHUNK = 20_000
 DEFAULT_KEEP_ROWS = 1_000_000
 BACKENDS = ("loky", "dask")
+SCHEDULER_TIMEOUT = "10s"
+"""How long a Dask client waits for its scheduler to answer before the run gives up."""
 TIMING_SECONDS = 0.05
 """How long each table is timed for a run's estimate: long enough that a chunk's fixed
 cost (arrays, dispatch) does not swamp a fast bot's games, short against a run."""
@@ -422,7 +424,7 @@ def backend(name: str = "loky", scheduler: str | None = None) -> Iterator[None]:
         raise InputError("--backend", "backend", "dask needs the optional dependency: "
                                                  "pip install 'cakesim[dask]'") from error
     try:
-        client = Client(scheduler, timeout="10s")
+        client = Client(scheduler, timeout=SCHEDULER_TIMEOUT)
     except OSError as error:
         raise InputError("--scheduler", "scheduler",
                          f"no Dask scheduler answers at {scheduler}: {error}") from error

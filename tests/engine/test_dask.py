@@ -4,6 +4,7 @@ import pytest
 
 from cakesim.app.api import run_experiment
 from cakesim.app.cli import main
+from cakesim.engine import runner
 from cakesim.stats.baseline import results_digest
 
 distributed = pytest.importorskip("distributed")
@@ -29,7 +30,9 @@ def test_the_dask_backend_without_a_scheduler_is_a_clear_error(tiny_experiment, 
 
 
 def test_an_address_where_no_scheduler_answers_is_a_clear_error(tiny_experiment, tmp_path,
-                                                               capsys):
+                                                               capsys, monkeypatch):
+    # Nothing listens there: the client waits its whole timeout, shortened for the test.
+    monkeypatch.setattr(runner, "SCHEDULER_TIMEOUT", "1s")
     status = main(["run", str(tiny_experiment()), "--backend", "dask", "--no-cache",
                    "--scheduler", "tcp://127.0.0.1:1", "--out", str(tmp_path / "out")])
     assert status == 2
