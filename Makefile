@@ -30,7 +30,7 @@ browser:  ## install Debian's chromium for the browser test of the report pages,
 	fi
 
 # Two test processes, one a core (pytest-xdist); the 25 slowest tests are listed every run.
-test: install browser  ## the default test suite (under 10 minutes on 2 cores, set-up included)
+test: install browser  ## the default test suite (~11 min on 2 cores from a fresh clone, 5 of them compiling)
 	$(PY) -m pytest -q -n 2 --durations=25
 
 experiment: install  ## run experiments/$(EXP).toml and write reports/$(EXP)/
