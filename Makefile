@@ -30,8 +30,11 @@ browser:  ## install Debian's chromium for the browser test of the report pages,
 	fi
 
 # Two test processes, one a core (pytest-xdist); the 25 slowest tests are listed every run.
-test: install browser  ## the default test suite (~11 min on 2 cores from a fresh clone, 5 of them compiling)
-	$(PY) -m pytest -q -n 2 --durations=25
+# A test file runs in one process (--dist loadfile): a file's tests call the same compiled
+# functions directly, and on a fresh cache two processes would compile each of them twice.
+TEST_PROCESSES = -n 2 --dist loadfile --durations=25
+test: install browser  ## the default test suite (~10 min on 2 cores from a fresh clone, 5 of them compiling)
+	$(PY) -m pytest -q $(TEST_PROCESSES)
 
 experiment: install  ## run experiments/$(EXP).toml and write reports/$(EXP)/
 	$(PY) -m cakesim run $(EXP) $(ARGS)
@@ -40,7 +43,7 @@ bench: install  ## kernel games/s per core against the reference engine, in one 
 	$(PY) -m cakesim.app.bench $(ARGS)
 
 parity: install  ## the long runs: every parity setting, every experiment and notebook, the wheel
-	$(PY) -m pytest -q -n 2 -m slow --durations=25
+	$(PY) -m pytest -q -m slow $(TEST_PROCESSES)
 
 gate-check: install  ## the regression gate's false alarms over 100 seed changes, and its power
 	$(PY) -m cakesim.app.gate_check $(ARGS)
