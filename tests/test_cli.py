@@ -521,6 +521,18 @@ def test_a_run_says_before_its_first_game_how_long_it_will_take(project, capsys)
             in capsys.readouterr().err)
 
 
+def test_a_sample_size_pilot_is_cached_as_a_table_is(project, capsys):
+    (project / "experiments" / "tiny.toml").write_text(EXPERIMENT + "\n[plan]\npilot_games = 100\n")
+    argv = ["run", "tiny", "--games", "200", "--n-jobs", "1"]
+    assert main(argv) == 0
+    first = read_summary(project / "runs" / "tiny" / "games-200")["sample_size"]
+    assert re.search(r"[\d,]+ games to play: about", capsys.readouterr().err)
+    assert main(argv) == 0
+    assert ("every one of the 3 chunks is in the cache: nothing to play"
+            in capsys.readouterr().err)
+    assert read_summary(project / "runs" / "tiny" / "games-200")["sample_size"] == first
+
+
 def test_the_compile_message_comes_once_and_only_before_a_first_compile(tmp_path, monkeypatch,
                                                                       capsys):
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "numba"))

@@ -173,7 +173,7 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
         if pilot:
             question = Question(half_width=experiment.plan.half_width)
             plan = plan_tables(own, question, experiment.plan.games, experiment.seed, n_jobs,
-                               progress)
+                               progress, store)
         sections = {}
         if write and experiment.sections:
             # Sections may play games of their own, which the bar could not count ahead.
@@ -183,7 +183,8 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
     if write:
         command = " ".join(["cakesim run", shlex.quote(shown_path(experiment.path)),
                             f"--seed {experiment.seed}", *flags])
-        report = write_report(experiment, runs, folder, command, plan, sections, n_jobs)
+        report = write_report(experiment, runs, folder, command, plan, sections, n_jobs,
+                              store)
         for name, text in experiment.changed_files.items():
             # The rule files as played, to read, or to play again with --rules.
             (folder / name).write_text(text, encoding="utf-8")
@@ -197,11 +198,12 @@ def _estimate(experiment, pilot: list[TableSpec], store: ChunkCache | None,
     found = estimate(list(zip(experiment.tables, experiment.table_games, strict=True)),
                      experiment.seed, experiment.chunk_size, store, n_jobs)
     if pilot:
-        # The pilot plays its tables at independent and at duplicate deals, never cached.
+        # The pilot plays its tables at independent and at duplicate deals, in chunks of its
+        # own size, cached as a table's; the chunks counted are the tables' (as "reused").
         games = experiment.plan.games
         extra = estimate([(replace(t, duplicate=d), games) for t in pilot for d in (False, True)],
-                         experiment.seed, min(DEFAULT_CHUNK, games), None, n_jobs)
-        found = replace(found, games=found.games + extra.games, uncached=extra.games,
+                         experiment.seed, min(DEFAULT_CHUNK, games), store, n_jobs)
+        found = replace(found, games=found.games + extra.games,
                         seconds=found.seconds + extra.seconds)
     return found
 

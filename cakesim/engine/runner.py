@@ -316,18 +316,15 @@ class Estimate:
     seconds: float
     """Wall time for the games left, from each table's timed games (compiling excluded)."""
     workers: int
-    uncached: int = 0
-    """Of ``games``, those no cache keeps (e.g. a sample-size pilot's), played every run."""
 
     @property
     def message(self) -> str:
         """The line printed before the first game."""
         if not self.games:
             return f"every one of the {self.chunks:,} chunks is in the cache: nothing to play"
-        never = f" ({self.uncached:,} of them never cached)" if self.uncached else ""
         held = f", {self.cached:,} of {self.chunks:,} chunks in the cache" if self.cached else ""
         cores = f"{self.workers} core{'s' if self.workers != 1 else ''}"
-        return (f"{self.games:,} games to play{never}{held}: about "
+        return (f"{self.games:,} games to play{held}: about "
                 f"{duration_text(self.seconds)} on {cores} (timed on a few games of each table)")
 
 

@@ -33,6 +33,7 @@ five near seats (the shrinking to ties over-corrects there).
 """
 
 import math
+import os
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +41,7 @@ import pandas as pd
 from joblib import Parallel, delayed
 from scipy import stats
 
+from cakesim.engine.cache import ChunkCache
 from cakesim.engine.runner import TableRun
 from cakesim.reports.figures import Colours, legend_outside, new_figure, save_figure
 from cakesim.reports.hooks import hooks_of
@@ -204,10 +206,12 @@ TRAJECTORY_CHUNK = 250
 """Replays per parallel task: enough to outweigh sending the table to a worker."""
 
 
-def trajectories(run: TableRun, games: int = TRAJECTORY_GAMES, n_jobs: int = -1) -> dict | None:
+def trajectories(run: TableRun, games: int = TRAJECTORY_GAMES, n_jobs: int = -1,
+                 cache: ChunkCache | None = None) -> dict | None:
     """Lead changes and every seat's mean score after each round, over the table's first
     ``games`` games (whole deals, and at most a tenth of the table's) replayed by the
-    reference engine, or ``None`` when the game has no rounds scored as it goes."""
+    reference engine, or ``None`` when the game has no rounds scored as it goes. With a
+    ``cache``, replays filed by an earlier run are read back instead of played again."""
     table = run.table
     per = table.games_per_deal
     # A tenth at most: a small run (a quick look, a test) is not slowed by plain Python.
@@ -219,9 +223,16 @@ def trajectories(run: TableRun, games: int = TRAJECTORY_GAMES, n_jobs: int = -1)
     # Plain Python is slow (a report's replays took half its writing time on one core):
     # the replays, each a pure function of (table, seed, game), run on the run's cores.
     parts = [(a, min(a + TRAJECTORY_CHUNK, count)) for a in range(1, count, TRAJECTORY_CHUNK)]
-    replayed = (Parallel(n_jobs=n_jobs)(delayed(_replays)(table, run.seed, a, b) for a, b in parts)
-                if len(parts) > 1 else [_replays(table, run.seed, a, b) for a, b in parts])
-    scores = np.concatenate([first[None], *replayed])
+    stored = {part: _stored_replays(cache, table, run.seed, *part) for part in parts}
+    missing = [part for part in parts if stored[part] is None]
+    replayed = (Parallel(n_jobs=n_jobs)(delayed(_replays)(table, run.seed, a, b)
+                                        for a, b in missing)
+                if len(missing) > 1 else [_replays(table, run.seed, a, b) for a, b in missing])
+    for part, played in zip(missing, replayed, strict=True):
+        stored[part] = played
+        if cache is not None:
+            _store_replays(cache, table, run.seed, *part, played)
+    scores = np.concatenate([first[None], *(stored[part] for part in parts)])
     deal = np.arange(count) // per
     changes = pd.Series([lead_changes(s) for s in scores]).groupby(deal).mean()
     by_round = [[mean_of(pd.Series(scores[:, r, seat]).groupby(deal).mean().to_numpy())
@@ -235,6 +246,36 @@ def _replays(table, seed: int, start: int, stop: int) -> np.ndarray:
     """The scores by round of games ``start .. stop`` (games by rounds by seats)."""
     hooks = hooks_of(table.game)
     return np.stack([hooks.score_trajectory(table, seed, i) for i in range(start, stop)])
+
+
+def _replays_path(cache: ChunkCache, table, seed: int, start: int, stop: int) -> Path:
+    """Where the replays of games ``start .. stop`` are filed: beside the chunk of the same
+    games, under its key (game code, table, seed, games), so they go stale together."""
+    return cache.path(table, seed, start, stop).with_suffix(".replays.npy")
+
+
+def _stored_replays(cache: ChunkCache | None, table, seed: int, start: int,
+                    stop: int) -> np.ndarray | None:
+    """The filed replays of games ``start .. stop``, or ``None`` (no cache, not filed, or
+    unreadable: then they are simply played again)."""
+    if cache is None:
+        return None
+    try:
+        scores = np.load(_replays_path(cache, table, seed, start, stop))
+    except (OSError, ValueError, EOFError):
+        return None
+    return scores if len(scores) == stop - start else None
+
+
+def _store_replays(cache: ChunkCache, table, seed: int, start: int, stop: int,
+                   scores: np.ndarray) -> None:
+    """File replays under a temporary name first, so a killed run leaves no half file."""
+    path = _replays_path(cache, table, seed, start, stop)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f"{path.name}.{os.getpid()}.part")
+    with open(partial, "wb") as file:
+        np.save(file, scores)
+    os.replace(partial, path)
 
 
 def lead_changes(scores: np.ndarray) -> int:

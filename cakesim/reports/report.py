@@ -7,6 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from cakesim.analyses.skill import headline_tables
+from cakesim.engine.cache import ChunkCache
 from cakesim.engine.contract import Game, ResultKind
 from cakesim.engine.fingerprint import files_in_force, resolved_strategy
 from cakesim.engine.project import shown_path
@@ -38,12 +39,13 @@ from cakesim.reports.summary_file import keep_date, read_summary, write_summary
 from cakesim.reports.text import percent, plus_minus, points
 
 
-def summarise(experiment, runs, n_jobs: int = -1) -> dict:
+def summarise(experiment, runs, n_jobs: int = -1, cache: ChunkCache | None = None) -> dict:
     """Every number the report shows, with intervals, seed, config, file digests and counts.
 
     Seat verdicts are simultaneous over every seat of every table of the report
     (Bonferroni), at the experiment's fairness margin. Tables a section added (the skill
-    rows) are left to their section: they are neither listed nor judged here.
+    rows) are left to their section: they are neither listed nor judged here. The score by
+    round's replays are read back from ``cache`` where an earlier run filed them.
     """
     game = experiment.game
     seats_kind = game.result_kind is ResultKind.SEATS
@@ -74,7 +76,7 @@ def summarise(experiment, runs, n_jobs: int = -1) -> dict:
                       "verdict": verdict_sentence(seats, entry["control"]),
                       "metrics": table_metrics(run, experiment.seed)}
             if entry["headline"]:
-                entry["trajectories"] = trajectories(run, n_jobs=n_jobs)
+                entry["trajectories"] = trajectories(run, n_jobs=n_jobs, cache=cache)
         if seats_kind and len({s.name for s in t.strategies}) > 1:
             entry["players_by_strategy"] = player_summary(run)
         tables.append(entry)
@@ -135,15 +137,16 @@ def _same_apart_from_variant(a, b) -> bool:
 
 def write_report(experiment, runs, out: Path, command: str,
                  plan: pd.DataFrame | None = None, sections: dict | None = None,
-                 n_jobs: int = -1) -> Path:
+                 n_jobs: int = -1, cache: ChunkCache | None = None) -> Path:
     """Write the whole report folder; return the path of report.md.
 
     ``plan`` is the sample-size planner's pilot result, reported when given; ``sections``
     the game-specific analyses (name -> data), each rendered by its game's module;
-    ``n_jobs`` processes replay games for it (the score by round).
+    ``n_jobs`` processes replay games for it (the score by round), and ``cache`` keeps
+    the replays for the next run.
     """
     out.mkdir(parents=True, exist_ok=True)
-    summary = summarise(experiment, runs, n_jobs)
+    summary = summarise(experiment, runs, n_jobs, cache)
     summary["command"] = command
     seats_kind = experiment.game.result_kind is ResultKind.SEATS
     if plan is not None:

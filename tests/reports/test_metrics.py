@@ -6,8 +6,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from cakesim.engine.cache import ChunkCache
+from cakesim.engine.runner import run_table
+from cakesim.reports import metrics
 from cakesim.reports.hooks import ReportHooks
 from cakesim.reports.metrics import balance, lead_changes, markdown, table_metrics, trajectories
+from tests.games.piece_o_cake.conftest import table_of
 
 
 def _run(win_units: list[list[int]], totals: list[list[int]], units: int = 2):
@@ -105,3 +109,25 @@ def test_trajectories_replayed_on_several_cores_are_the_same_numbers():
     assert alone["games"] == 600
     assert trajectories(run, n_jobs=2) == alone
     assert alone["score_by_round"][0][0]["value"] == pytest.approx(1.0)
+
+
+def test_replays_filed_in_the_cache_are_read_back_instead_of_played(tmp_path, monkeypatch):
+    run = run_table(table_of(2, "base", ("random",)), 3000, seed=3, n_jobs=1, progress=False)
+    cache = ChunkCache(tmp_path)
+    played = trajectories(run, n_jobs=1, cache=cache)
+    filed = sorted(tmp_path.rglob("*.replays.npy"))
+    assert played["games"] == 300 and len(filed) == 2  # games 1-250 and 251-299
+
+    def not_again(*args):
+        raise AssertionError("replayed although filed")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(metrics, "_replays", not_again)
+        assert trajectories(run, n_jobs=1, cache=cache) == played
+    # An unreadable file is replayed (and filed again); other seeds are other replays.
+    filed[0].write_bytes(b"")
+    assert trajectories(run, n_jobs=1, cache=cache) == played
+    assert sum(len(np.load(path)) for path in filed) == 299
+    again = run_table(run.table, 3000, seed=4, n_jobs=1, progress=False)
+    assert trajectories(again, n_jobs=1, cache=cache) != played
+    assert len(list(tmp_path.rglob("*.replays.npy"))) == 4
