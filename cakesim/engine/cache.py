@@ -10,7 +10,9 @@ as missing.
 
 import os
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 
@@ -21,6 +23,16 @@ CACHE_ENV = "CAKESIM_CACHE"
 DEFAULT_CACHE = Path(".cakesim-cache")
 KINDS = ("seat", "game", "item")
 """Every metric kind of a ``Chunk``, each stored as ``kind/metric`` arrays."""
+
+
+def write_atomically(path: Path, write: Callable[[BinaryIO], None]) -> None:
+    """Create ``path`` by ``write`` under a temporary name, then rename it: a run killed
+    mid-write leaves no half file behind."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f"{path.name}.{os.getpid()}.part")
+    with open(partial, "wb") as file:
+        write(file)
+    os.replace(partial, path)
 
 
 def default_cache_dir() -> Path:
@@ -59,10 +71,6 @@ class ChunkCache:
     def store(self, table: TableSpec, seed: int, chunk: Chunk) -> None:
         """File a finished chunk."""
         path = self.path(table, seed, chunk.first_game, chunk.first_game + chunk.games)
-        path.parent.mkdir(parents=True, exist_ok=True)
         arrays = {f"{kind}/{k}": v for kind in KINDS
                   for k, v in getattr(chunk, kind).items()}
-        partial = path.with_name(f"{path.name}.{os.getpid()}.part")
-        with open(partial, "wb") as file:
-            np.savez(file, **arrays)
-        os.replace(partial, path)
+        write_atomically(path, lambda file: np.savez(file, **arrays))

@@ -33,7 +33,6 @@ five near seats (the shrinking to ties over-corrects there).
 """
 
 import math
-import os
 from pathlib import Path
 
 import numpy as np
@@ -41,7 +40,7 @@ import pandas as pd
 from joblib import Parallel, delayed
 from scipy import stats
 
-from cakesim.engine.cache import ChunkCache
+from cakesim.engine.cache import ChunkCache, write_atomically
 from cakesim.engine.runner import TableRun
 from cakesim.reports.figures import Colours, legend_outside, new_figure, save_figure
 from cakesim.reports.hooks import hooks_of
@@ -269,13 +268,9 @@ def _stored_replays(cache: ChunkCache | None, table, seed: int, start: int,
 
 def _store_replays(cache: ChunkCache, table, seed: int, start: int, stop: int,
                    scores: np.ndarray) -> None:
-    """File replays under a temporary name first, so a killed run leaves no half file."""
-    path = _replays_path(cache, table, seed, start, stop)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(f"{path.name}.{os.getpid()}.part")
-    with open(partial, "wb") as file:
-        np.save(file, scores)
-    os.replace(partial, path)
+    """File the replays of games ``start .. stop``, as a chunk is filed."""
+    write_atomically(_replays_path(cache, table, seed, start, stop),
+                     lambda file: np.save(file, scores))
 
 
 def lead_changes(scores: np.ndarray) -> int:

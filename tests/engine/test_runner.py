@@ -1,6 +1,5 @@
 """The runner: results never depend on n_jobs or chunking; memory stays bounded."""
 
-
 import numpy as np
 import pandas as pd
 import pytest
