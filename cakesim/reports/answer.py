@@ -90,9 +90,10 @@ def answer(kind: str, game: Game, summary: dict, analyses: dict) -> Answer:
     if trace and "sha256" not in trace:
         found.paragraph += f" Stronger players: {trace['words']}"
     elif trace:
-        # The strongest players cakesim has come first: the report's own tables are about
-        # its stock and tuned bots, whose answer can move as players get stronger.
-        found.paragraph = f"Under the strongest play tried, {trace['words']} " \
+        # The trace's last level comes first (called the strongest where it beat the level
+        # below): the report's own tables are about its stock and tuned bots, whose answer
+        # can move as players get stronger.
+        found.paragraph = f"{trace['lead']} {trace['words']} " \
                           f"For comparison: {found.paragraph}"
         found.line = f"{trace['line']} {found.line}"
     if any(t["control"] for t in summary["tables"]):

@@ -189,8 +189,29 @@ def trace_headline(data: dict) -> str:
     words = {"settled": "converged (within ±1 pp)", "moving": "still moving by more than 1 pp",
              "unresolved": "not resolved to ±1 pp"}
     clauses = [f"{words[word]} at {_listed(where)}" for word, where in groups.items() if where]
-    return (f"From {last['lower']} to {last['upper']}, the strongest two levels, every seat's "
-            f"share is " + "; ".join(clauses) + ".")
+    weaker = weaker_at(data)
+    levels = "the last two levels" if weaker else "the strongest two levels"
+    text = (f"From {last['lower']} to {last['upper']}, {levels}, every seat's share is "
+            + "; ".join(clauses) + ".")
+    if weaker:
+        text += (f" Alone among {last['lower']} players, {last['upper']} wins less than its "
+                 f"fair share at {_listed(weaker)}: there it is not the stronger of the two, "
+                 f"and the trace's levels are not ordered by strength.")
+    return text
+
+
+def trace_lead(data: dict) -> str:
+    """How a quoting report introduces the trace's last level: as the strongest play tried
+    only if it beat the level below it wherever that was measured (``weaker_at``)."""
+    if weaker_at(data):
+        return "Under the last level of the skill trace, which is not the strongest everywhere,"
+    return "Under the strongest play tried,"
+
+
+def weaker_at(data: dict) -> list[str]:
+    """The settings where the trace's last level, alone among the level below, wins less
+    than its fair share (95 %): there the last level is not the strongest tried."""
+    return [s["setting"] for s in data["settings"] if s["trace"][-1]["stronger"] == "weaker"]
 
 
 def _uniform_row(strength: str, run, margin: float, family: int) -> dict:
@@ -309,13 +330,15 @@ def quoted_trace(folder: Path) -> dict:
     settings = trace["settings"]
     strongest = settings[0]["rows"][-1]
     gaps = ", ".join(f"{s['setting']} {pp(s['rows'][-1]['gap'])}" for s in settings)
+    weaker = weaker_at(trace)
     return {"experiment": name, "summary": shown_path(path),
-            "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+            "sha256": hashlib.sha256(path.read_bytes()).hexdigest(), "lead": trace_lead(trace),
             "words": f"{strongest['strength']} at every seat (the skill trace {name}, "
                      f"{strongest['games']:,} games a row): the {settings[0]['seat']}'s gap "
                      f"to fair is {gaps}; the worst seat is {_worst_seats(trace)}. "
                      f"{trace_headline(trace)} {_beaten(trace)}",
-            "line": f"Strongest tried, {strongest['strength']} ({_settled(trace)}): "
+            "line": f"{'Last level tried' if weaker else 'Strongest tried'}, "
+                    f"{strongest['strength']} ({_settled(trace)}): "
                     f"{settings[0]['seat']} {gaps}."}
 
 

@@ -508,3 +508,29 @@ def test_the_quote_says_how_far_each_end_of_the_trace_beats_the_level_below():
     assert skill._beaten({"settings": below}) == (
         "Alone among s200 players, s400's win share is 0.5 to 4.5 pp below fair (by "
         "setting).")
+
+
+def _last_step(setting: str, stronger: str) -> dict:
+    return {"setting": setting, "trace": [{"lower": "tree800", "upper": "lookahead2",
+                                           "moved": "moving", "stronger": stronger}]}
+
+
+def test_a_last_level_that_loses_to_the_one_below_is_not_called_the_strongest():
+    ordered = {"settings": [_last_step("2P base", "stronger"),
+                            _last_step("4P base", "unresolved")]}
+    assert skill.weaker_at(ordered) == []
+    assert skill.trace_headline(ordered) == (
+        "From tree800 to lookahead2, the strongest two levels, every seat's share is still "
+        "moving by more than 1 pp at 2P base and 4P base.")
+    assert skill.trace_lead(ordered) == "Under the strongest play tried,"
+    unordered = {"settings": [_last_step("2P base", "stronger"),
+                              _last_step("4P base", "weaker"),
+                              _last_step("5P base", "weaker")]}
+    assert skill.weaker_at(unordered) == ["4P base", "5P base"]
+    assert skill.trace_headline(unordered) == (
+        "From tree800 to lookahead2, the last two levels, every seat's share is still moving "
+        "by more than 1 pp at 2P base, 4P base and 5P base. Alone among tree800 players, "
+        "lookahead2 wins less than its fair share at 4P base and 5P base: there it is not "
+        "the stronger of the two, and the trace's levels are not ordered by strength.")
+    assert skill.trace_lead(unordered) == (
+        "Under the last level of the skill trace, which is not the strongest everywhere,")
