@@ -489,8 +489,8 @@ def _trace_markdown(data: dict) -> list[str]:
     for seat in range(max(s["players"] for s in settings)):
         lines.append(f"| {seat + 1} | " + " | ".join(_seat_cell(s["rows"][-1], seat)
                                                     for s in settings) + " |")
-    lines += ["", "Each step up the trace: every seat's win share with the stronger level at "
-              "every seat minus with the weaker, paired by deal on the deals both played "
+    lines += ["", "Each step up the trace: every seat's win share with the step's upper level "
+              "at every seat minus with its lower, paired by deal on the deals both played "
               "(deal d is the same deal at every level); the seat whose 95 % interval "
               "reaches furthest from zero, in percentage points. The answer has stopped "
               "moving where that interval lies within ±1 pp.",
@@ -498,10 +498,11 @@ def _trace_markdown(data: dict) -> list[str]:
     lines += [f"| {step['lower']} to {step['upper']} | " + " | ".join(
         f"seat {s['trace'][k]['largest']['seat']}: {points_plus_minus(s['trace'][k]['largest'])}"
         for s in settings) + " |" for k, step in enumerate(steps)]
-    lines += ["", "The stronger level alone among players of the level below, on duplicate "
-              "deals (it sits once in every seat of every deal): its win share minus the fair "
-              "1/P, in percentage points (95 % intervals). It must win at least its fair "
-              "share; where it wins no more than fair + 1 pp, strength has converged.", "",
+    lines += ["", "Each step's upper level alone among players of the level below, on "
+              "duplicate deals (it sits once in every seat of every deal): its win share minus "
+              "the fair 1/P, in percentage points (95 % intervals). To be the stronger it must "
+              "win at least its fair share; where it wins no more than fair + 1 pp, strength "
+              "has converged.", "",
               _header(settings, "step"), _rule(settings)]
     lines += [f"| {step['upper']} among {step['lower']} | " + " | ".join(
         points_plus_minus(s["trace"][k]["alone_gap"]) if s["trace"][k]["alone_gap"] else "-"
@@ -537,10 +538,10 @@ def plot(data: dict, runs, summary: dict, out) -> str:
                "one strength at every seat")]
     if data.get("trace"):
         uppers = [step["upper"] for step in settings[0]["trace"]]
-        panels += [("trace", "largest", uppers, "the stronger level of each step",
+        panels += [("trace", "largest", uppers, "the upper level of each step",
                     "largest change of a seat's\nshare from the level below (pp)",
                     "how far the answer moves (band: ±1 pp)"),
-                   ("trace", "alone_gap", uppers, "the stronger level of each step",
+                   ("trace", "alone_gap", uppers, "the upper level of each step",
                     "its win share alone among the\nlevel below minus 1/P (pp)",
                     "each level alone among the one below")]
     elif any(s["mixed"] for s in settings):
