@@ -328,17 +328,17 @@ def quoted_trace(folder: Path) -> dict:
                                              f"(make experiment EXP={name})."}
     trace = read_summary(folder)["sections"]["skill"]
     settings = trace["settings"]
-    strongest = settings[0]["rows"][-1]
+    last = settings[0]["rows"][-1]
     gaps = ", ".join(f"{s['setting']} {pp(s['rows'][-1]['gap'])}" for s in settings)
     weaker = weaker_at(trace)
     return {"experiment": name, "summary": shown_path(path),
             "sha256": hashlib.sha256(path.read_bytes()).hexdigest(), "lead": trace_lead(trace),
-            "words": f"{strongest['strength']} at every seat (the skill trace {name}, "
-                     f"{strongest['games']:,} games a row): the {settings[0]['seat']}'s gap "
+            "words": f"{last['strength']} at every seat (the skill trace {name}, "
+                     f"{last['games']:,} games a row): the {settings[0]['seat']}'s gap "
                      f"to fair is {gaps}; the worst seat is {_worst_seats(trace)}. "
                      f"{trace_headline(trace)} {_beaten(trace)}",
             "line": f"{'Last level tried' if weaker else 'Strongest tried'}, "
-                    f"{strongest['strength']} ({_settled(trace)}): "
+                    f"{last['strength']} ({_settled(trace)}): "
                     f"{settings[0]['seat']} {gaps}."}
 
 
