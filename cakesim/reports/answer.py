@@ -90,9 +90,9 @@ def answer(kind: str, game: Game, summary: dict, analyses: dict) -> Answer:
     if trace and "sha256" not in trace:
         found.paragraph += f" Stronger players: {trace['words']}"
     elif trace:
-        # The trace's last level comes first (called the strongest where it beat the level
-        # below): the report's own tables are about its stock and tuned bots, whose answer
-        # can move as players get stronger.
+        # The trace's last level comes first (called the strongest unless it lost to the
+        # level below somewhere): the report's own tables are about its stock and tuned
+        # bots, whose answer can move as players get stronger.
         found.paragraph = f"{trace['lead']} {trace['words']} " \
                           f"For comparison: {found.paragraph}"
         found.line = f"{trace['line']} {found.line}"

@@ -202,7 +202,7 @@ def trace_headline(data: dict) -> str:
 
 def trace_lead(data: dict) -> str:
     """How a quoting report introduces the trace's last level: as the strongest play tried
-    only if it beat the level below it wherever that was measured (``weaker_at``)."""
+    unless it lost to the level below somewhere (``weaker_at``)."""
     if weaker_at(data):
         return "Under the last level of the skill trace, which is not the strongest everywhere,"
     return "Under the strongest play tried,"
