@@ -39,7 +39,6 @@ import functools
 import inspect
 
 import numpy as np
-from numba import types
 from numba.extending import overload
 
 from cakesim.engine.jit import JIT_OPTIONS, jit_borrowing
@@ -126,28 +125,15 @@ def implements(hook, space_class):
     return register
 
 
-def searching_space(search, space):
-    """``space`` for a kernel some seat of which searches (``search`` true), else ``None``.
-
-    A kernel given ``None`` is compiled without the search: ``decide`` typed for a
-    ``None`` space is one ``raise``, the rest pruned by Numba. The search is half of a
-    game's kernel, so the many tables without a searching seat compile in half the time.
-    (A plain ``if`` would not do: Numba types a variable that may be ``None`` as optional
-    and compiles both paths; an overload decides on the argument's type.)
-    """
-    return None if search is None else space
-
-
-@overload(searching_space, jit_options=JIT_OPTIONS)
-def _searching_space(search, space):
-    if isinstance(search, types.NoneType):
-        return lambda search, space: None
-    return lambda search, space: space
-
-
 @jit_borrowing
 def decide(rules, seats, state, scratch, space):
-    """Make the decision ``state.clock`` points at by search, in the real game."""
+    """Make the decision ``state.clock`` points at by search, in the real game.
+
+    A kernel given no working space (``space`` None: no seat searches) is compiled
+    without the search: typed for a ``None`` space, this is one ``raise``, the rest pruned
+    by Numba. The search is half of a game's kernel, so the many tables without a
+    searching seat compile in half the time.
+    """
     if space is None:
         raise ValueError("a seat searches, but its kernel was compiled without the search")
     kind, index, detail = search_decision(rules, seats, state, scratch, space)

@@ -43,7 +43,7 @@ from cakesim.games.slicing.circle import cut_table
 from cakesim.games.slicing.cutting import arc_table
 from cakesim.games.slicing.tabletop import WIN_UNITS
 from cakesim.kits.bandit import new_bandit
-from cakesim.kits.search import decide, searching_space
+from cakesim.kits.search import decide
 from cakesim.kits.seating import reseat, seat_of_deal
 from cakesim.kits.tree import new_tree, tree_depth, tree_nodes
 
@@ -287,7 +287,6 @@ def new_search_space(rules, strategies):
         sheet=new_sheet(players, kinds, world.box_count[kinds]))
 
 
-@jit
 def play_games(seed, first_game, duplicate, rules, strategies, results, search):
     """Play ``total.shape[0]`` games; seat 0 is the first chef, seats in play order.
 
@@ -297,17 +296,18 @@ def play_games(seed, first_game, duplicate, rules, strategies, results, search):
     kept with nobody to rob, finishers eaten, eaten slices, and the pizza (1-based) on
     whose turn La Marianne was played (0: not played). ``search`` is true when a player
     searches, ``None`` when none does (the kernel is then compiled without the search:
-    ``searching_space``).
+    ``decide`` typed for a ``None`` space is one ``raise``).
+
+    Plain Python, as Piece o' Cake's (which says why): every array of a game is allocated
+    here, once; ``play_batch``, compiled without reference counting, plays.
     """
-    # Every array of a game is allocated here, once; play_batch, compiled without the
-    # reference counting that pulling arrays out of the bundles would cost here, plays.
     players = results.total.shape[1]
     kinds = rules.majority_value.shape[0]
     state = new_state(rules, players)
+    space = None if search is None else new_search_space(rules, strategies)
     play_batch(seed, first_game, duplicate, rules, strategies, state,
                new_scratch(players, kinds + 2, rules.slices_per_pizza, rules.cut_masks.shape[0]),
-               new_sheet(players, kinds, state.box_count[kinds]),
-               searching_space(search, new_search_space(rules, strategies)), results)
+               new_sheet(players, kinds, state.box_count[kinds]), space, results)
 
 
 @jit_borrowing

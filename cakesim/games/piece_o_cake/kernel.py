@@ -52,7 +52,7 @@ from cakesim.games.piece_o_cake.strategies import (
     most_in_pile,
 )
 from cakesim.kits.bandit import new_bandit
-from cakesim.kits.search import decide, searching_space
+from cakesim.kits.search import decide
 from cakesim.kits.seating import reseat, seat_of_deal
 from cakesim.kits.tree import new_tree, tree_depth, tree_nodes
 
@@ -370,7 +370,6 @@ def new_search_space(rules, params, chances):
         total=np.zeros(players, dtype=np.int16), win_units=np.zeros(players, dtype=np.int16))
 
 
-@jit
 def play_games(seed, first_game, duplicate, rules, codes, params, results, search):
     """Play ``results.total.shape[0]`` games; seat 0 is the first waiter, seats in play order.
 
@@ -378,8 +377,12 @@ def play_games(seed, first_game, duplicate, rules, codes, params, results, searc
     ``(j + rotation) % P``. Per seat: total, majority and cream points and win units;
     per game: declines with eating, passes, discarded slices, eaten and collected slices.
     ``search`` is true when a player searches, ``None`` when none does (the kernel is then
-    compiled without the search: ``searching_space``). Here every array is allocated,
-    once; ``play_batch`` plays the games in them.
+    compiled without the search: ``decide`` typed for a ``None`` space is one ``raise``).
+
+    Plain Python: every array is allocated here, once, and ``play_batch`` plays the games
+    in them. Compiled, this function would be a second copy of the whole kernel: Numba
+    links every callee's machine code into its caller and optimises the result again, so
+    each compiled level above ``play_batch`` cost as much compile time as the kernel.
     """
     players = results.total.shape[1]
     planes, opens, leads = chance_table_shape(most_in_pile(rules.kind_count, rules.joker_kind))
@@ -387,10 +390,8 @@ def play_games(seed, first_game, duplicate, rules, codes, params, results, searc
     for player in range(players):
         fill_chances(params[player], rules.ties_score, chances[player])
     by_player = Strategies(codes, params, chances)
-    seats = Strategies(np.empty((players, codes.shape[1]), dtype=codes.dtype),
-                       np.empty((players, params.shape[1]), dtype=params.dtype),
-                       np.empty_like(chances))
-    space = searching_space(search, new_search_space(rules, params, chances))
+    seats = Strategies(np.empty_like(codes), np.empty_like(params), np.empty_like(chances))
+    space = None if search is None else new_search_space(rules, params, chances)
     play_batch(seed, first_game, duplicate, rules, by_player, seats, new_state(rules, players),
                new_scratch(rules, players), space, results)
 

@@ -90,7 +90,7 @@ class SlicingGame(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks)
     def searching(table: TableSpec) -> bool | None:
         """The kernel's ``search`` argument: true if a player searches or looks ahead in the
         search's working space, else ``None`` (its kernel is then compiled without the
-        search: ``kits.search.searching_space``)."""
+        search: ``kits.search.decide``)."""
         return True if any(s.needs_search_space for s in table.strategies) else None
 
     def searched_moves(self, table: TableSpec) -> int:

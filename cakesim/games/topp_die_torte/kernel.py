@@ -640,13 +640,13 @@ def play_game(g, rules, seats, rotation, state, results):
     score_game(rules, g, results)
 
 
-@jit
 def play_games(seed, first_game, duplicate, rules, seats, results):
     """Play ``results.total.shape[0]`` games of ``seed`` from ``first_game`` on.
 
     Player ``j`` (row ``j`` of ``seats``) sits at seat ``(j + rotation) % P``; with
-    duplicate deals game ``i`` is deal ``i // P`` in rotation ``i % P``. Here the game
-    state is allocated, once; ``play_batch`` plays the games in it.
+    duplicate deals game ``i`` is deal ``i // P`` in rotation ``i % P``. Plain Python, as
+    Piece o' Cake's (which says why): the game state is allocated here, once;
+    ``play_batch`` plays the games in it.
     """
     play_batch(seed, first_game, duplicate, rules, seats,
                new_state(rules, results.total.shape[1]), results)
