@@ -380,9 +380,9 @@ def play_games(seed, first_game, duplicate, rules, codes, params, results, searc
     compiled without the search: ``decide`` typed for a ``None`` space is one ``raise``).
 
     Plain Python: every array is allocated here, once, and ``play_batch`` plays the games
-    in them. Compiled, this function would be a second copy of the whole kernel: Numba
-    links every callee's machine code into its caller and optimises the result again, so
-    each compiled level above ``play_batch`` cost as much compile time as the kernel.
+    in them. Compiled, this function only added a level to the first compile (Numba links
+    every callee into its caller's library and optimises it again): 8 to 10 s of each
+    build's 45 to 120 s, for about 20 us of Python per chunk.
     """
     players = results.total.shape[1]
     planes, opens, leads = chance_table_shape(most_in_pile(rules.kind_count, rules.joker_kind))
