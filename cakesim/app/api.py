@@ -48,6 +48,7 @@ from cakesim.engine.runner import (
     backend,
     estimate,
     run_table,
+    run_tables,
     say_if_compiling,
 )
 from cakesim.games import game_named
@@ -166,10 +167,9 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
     with backend(backend_name, scheduler), RunProgress(total, progress, store is not None) as run:
         if progress:
             run.note(_estimate(experiment, own if pilot else [], store, n_jobs).message)
-        runs = [run_table(table, count, experiment.seed, n_jobs, experiment.chunk_size,
-                          experiment.keep_rows, progress, store)
-                for table, count in zip(experiment.tables, experiment.table_games,
-                                        strict=True)]
+        runs = run_tables(list(zip(experiment.tables, experiment.table_games, strict=True)),
+                          experiment.seed, n_jobs, experiment.chunk_size, experiment.keep_rows,
+                          progress, store)
         if pilot:
             question = Question(half_width=experiment.plan.half_width)
             plan = plan_tables(own, question, experiment.plan.games, experiment.seed, n_jobs,
@@ -350,8 +350,8 @@ def compare_rules(path: str | Path, changes: RuleChanges, games: int | None = No
     pairs = {"base": _own(base), "changed": _own(changed)}
     total = _games_of(pair for own in pairs.values() for pair in own)
     with backend(backend_name, scheduler), RunProgress(total, progress, store is not None):
-        runs = {side: [run_table(table, count, base.seed, n_jobs, base.chunk_size,
-                                 base.keep_rows, progress, store) for table, count in own]
+        runs = {side: run_tables(own, base.seed, n_jobs, base.chunk_size, base.keep_rows,
+                                 progress, store)
                 for side, own in pairs.items()}
     labels = {side: [t.label for t, _ in own] for side, own in pairs.items()}
     skipped = [f"[{name}] section: not analysed (run `cakesim run` with the same flags for "
@@ -441,8 +441,8 @@ def ci_run(path: str | Path, n_jobs: int = -1, progress: bool = False,
     pairs = list(zip(experiment.tables, experiment.table_games, strict=True))
     with RunProgress(_games_of(pairs), progress, cache=False,
                      desc=f"{experiment.name}, all games"):
-        runs = [run_table(table, count, experiment.seed, n_jobs, experiment.chunk_size,
-                          experiment.keep_rows, progress) for table, count in pairs]
+        runs = run_tables(pairs, experiment.seed, n_jobs, experiment.chunk_size,
+                          experiment.keep_rows, progress)
     tests = [sequential_test(experiment.table_named(c.table), experiment.seed, c, progress)
              for c in experiment.ci.sprt] if sequential else []
     return make_baseline(experiment, runs, analyse_sections(experiment, runs, n_jobs)), tests

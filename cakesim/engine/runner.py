@@ -6,8 +6,8 @@ rows are kept for the first ``keep_rows`` games; beyond that only the exact per-
 stream in, so memory stays bounded however many games are played.
 
 A command that plays several tables opens a ``RunProgress``: one bar over all its games,
-with each table's own bar below it, and a count of the run's finished chunks in the cache
-for the message when it is interrupted.
+and a count of the run's finished chunks in the cache for the message when it is
+interrupted. Its tables' chunks share one pool of workers (``run_tables``).
 """
 
 import os
@@ -226,9 +226,9 @@ class Interrupted(KeyboardInterrupt):
 
 
 class RunProgress:
-    """One bar over all the games of a run, above each table's own bar (``position=1``).
+    """One bar over all the games of a run (above a single table's own bar, ``position=1``).
 
-    Every ``run_table`` inside the ``with`` block adds its games to it, even one called
+    Every ``run_tables`` inside the ``with`` block adds its games to it, even one called
     without a bar of its own, and counts the run's finished chunks kept in the cache
     (read back or stored); Ctrl-C inside raises ``Interrupted`` with that count.
     """
@@ -365,22 +365,22 @@ def estimate(tables: list[tuple[TableSpec, int]], seed: int, chunk_size: int,
              cache: ChunkCache | None, n_jobs: int = -1) -> Estimate:
     """The games of ``(table, games)`` left to play and the wall time they will take.
 
-    A table's chunks run side by side on at most ``n_jobs`` cores, so a table of fewer
+    Every table's chunks share the ``n_jobs`` cores (``run_tables``), so a run of fewer
     chunks than cores runs on fewer.
     """
     workers = effective_n_jobs(n_jobs)
-    games = chunks = cached = 0
+    games = chunks = cached = to_play = 0
     seconds = 0.0
     for table, count in tables:
         missing, every = missing_chunks(table, count, seed, chunk_size, cache)
         chunks += every
         cached += every - len(missing)
+        to_play += len(missing)
         left = sum(b - a for a, b in missing)
         if left:
             games += left
-            seconds += (left * seconds_per_game(table, seed, left)
-                        / min(workers, len(missing)))
-    return Estimate(games, chunks, cached, seconds, workers)
+            seconds += left * seconds_per_game(table, seed, left)
+    return Estimate(games, chunks, cached, seconds / max(1, min(workers, to_play)), workers)
 
 
 def duration_text(seconds: float) -> str:
@@ -432,63 +432,107 @@ def backend(name: str = "loky", scheduler: str | None = None) -> Iterator[None]:
 def run_table(table: TableSpec, games: int, seed: int, n_jobs: int = -1,
               chunk_size: int = DEFAULT_CHUNK, keep_rows: int = DEFAULT_KEEP_ROWS,
               progress: bool = True, cache: ChunkCache | None = None) -> TableRun:
-    """Play ``games`` games of ``seed`` at ``table`` over ``n_jobs`` processes.
+    """Play ``games`` games of ``seed`` at ``table`` over ``n_jobs`` processes
+    (``run_tables`` of one table)."""
+    return run_tables([(table, games)], seed, n_jobs, chunk_size, keep_rows, progress,
+                      cache)[0]
 
-    With a ``cache``, chunks finished by an earlier (perhaps interrupted) run are read
-    back instead of played, and every chunk played is stored as soon as it arrives.
-    Inside a ``RunProgress`` the table's bar sits below the run's.
+
+class _TableSums:
+    """What ``run_tables`` gathers of one table as its chunks arrive, in any order."""
+
+    def __init__(self, table: TableSpec, games: int, chunk_size: int, keep_rows: int):
+        game = table.game
+        self.table = table
+        self.bounds = table_chunks(table, games, chunk_size)
+        self.games = self.bounds[-1][1]
+        self.keep_rows = keep_rows
+        seat_metrics = ((*game.seat_metrics, "win_units")
+                        if game.result_kind is ResultKind.SEATS else ())
+        self.totals = Totals(table.players, seat_metrics, game.game_metrics_of(table))
+        self.kept, self.deal_parts = {}, []
+        self.missing = []
+
+    def take(self, chunk: Chunk) -> None:
+        """Add a chunk; integer sums do not depend on the order chunks arrive in, and
+        rows are sorted by ``result``."""
+        sums = DealSums.of_chunk(chunk, self.table)
+        self.totals.add(sums)
+        if chunk.first_game < self.keep_rows:
+            keep = min(chunk.games, self.keep_rows - chunk.first_game)
+            self.kept[chunk.first_game] = chunk_rows(self.table, _head(chunk, keep))
+        if self.games <= self.keep_rows:
+            self.deal_parts.append(sums)
+
+    def result(self, seed: int) -> TableRun:
+        """The table's ``TableRun``, once every chunk was taken."""
+        kept = self.kept
+        rows = (pd.concat([kept[k] for k in sorted(kept)], ignore_index=True) if kept
+                else pd.DataFrame())
+        complete = self.games <= self.keep_rows
+        return TableRun(self.table, seed, self.totals, rows, rows_complete=complete,
+                        by_deal=(DealSums.join(self.deal_parts)
+                                 if complete and self.deal_parts else None),
+                        chunks_reused=len(self.bounds) - len(self.missing),
+                        chunks=len(self.bounds))
+
+
+def run_tables(pairs: list[tuple[TableSpec, int]], seed: int, n_jobs: int = -1,
+               chunk_size: int = DEFAULT_CHUNK, keep_rows: int = DEFAULT_KEEP_ROWS,
+               progress: bool = True, cache: ChunkCache | None = None) -> list[TableRun]:
+    """Play ``games`` games of ``seed`` at each ``(table, games)`` of ``pairs``, over
+    ``n_jobs`` processes: one ``TableRun`` per pair, in their order.
+
+    Every table's chunks go into one pool, so that no core waits for the last chunk of
+    one table before the next table starts (with a few slow chunks a table, as the
+    search rows have, that wait was a core idle for most of each table). With a
+    ``cache``, chunks finished by an earlier (perhaps interrupted) run are read back
+    instead of played, and every chunk played is stored as soon as it arrives. Inside a
+    ``RunProgress`` the run's bar counts the games (and a single table's bar sits below).
     """
-    game = table.game
-    per_deal = table.games_per_deal
-    bounds = table_chunks(table, games, chunk_size)
-    games = bounds[-1][1]
-    seat_metrics = ((*game.seat_metrics, "win_units") if game.result_kind is ResultKind.SEATS
-                    else ())
-    totals = Totals(table.players, seat_metrics, game.game_metrics_of(table))
-    kept, deal_parts = {}, []
+    sums = [_TableSums(table, games, chunk_size, keep_rows) for table, games in pairs]
     run = RunProgress.active()
     shown = progress and (run is None or run.enabled)
-    bar = tqdm(total=games, desc=table.label, unit="game", file=sys.stderr,
-               disable=not shown, leave=False, position=1 if run is not None else 0,
-               dynamic_ncols=True)
+    one = len(sums) == 1
+    bar = tqdm(total=sum(s.games for s in sums), desc=sums[0].table.label if one else "tables",
+               unit="game", file=sys.stderr, disable=not shown or not (one or run is None),
+               leave=False, position=1 if run is not None else 0, dynamic_ncols=True)
 
-    def take(chunk: Chunk, in_cache: bool) -> None:
-        # Integer sums do not depend on the order chunks arrive in; rows are sorted below.
-        sums = DealSums.of_chunk(chunk, table)
-        totals.add(sums)
-        if chunk.first_game < keep_rows:
-            keep = min(chunk.games, keep_rows - chunk.first_game)
-            kept[chunk.first_game] = chunk_rows(table, _head(chunk, keep))
-        if games <= keep_rows:
-            deal_parts.append(sums)
+    def take(table_sums: _TableSums, chunk: Chunk, in_cache: bool) -> None:
+        table_sums.take(chunk)
         bar.update(chunk.games)
         if run is not None:
             run.add(chunk.games, in_cache)
 
-    missing = []
-    for start, stop in bounds:
-        chunk = cache.load(table, seed, start, stop) if cache is not None else None
-        if chunk is None:
-            missing.append((start, stop))
-        else:
-            take(chunk, in_cache=True)
-    if missing:
+    for table_sums in sums:
+        for start, stop in table_sums.bounds:
+            chunk = (cache.load(table_sums.table, seed, start, stop) if cache is not None
+                     else None)
+            if chunk is None:
+                table_sums.missing.append((start, stop))
+            else:
+                take(table_sums, chunk, in_cache=True)
+    work = [(i, a, b) for i, table_sums in enumerate(sums) for a, b in table_sums.missing]
+    if work:
         say_if_compiling(shown or (run is not None and run.enabled))
         # Compile (or load the cached kernel) here once, before the workers need it.
-        game.play_chunk(table, seed, 0, per_deal)
+        for table_sums in sums:
+            if table_sums.missing:
+                table = table_sums.table
+                table.game.play_chunk(table, seed, 0, table.games_per_deal)
         with Parallel(n_jobs=n_jobs, return_as="generator_unordered") as parallel:
-            for chunk in parallel(delayed(_play)(table, seed, a, b)
-                                  for a, b in missing):
+            for i, chunk in parallel(delayed(_play_one)(i, sums[i].table, seed, a, b)
+                                     for i, a, b in work):
                 if cache is not None:
-                    cache.store(table, seed, chunk)
-                take(chunk, in_cache=cache is not None)
+                    cache.store(sums[i].table, seed, chunk)
+                take(sums[i], chunk, in_cache=cache is not None)
     bar.close()
-    rows = (pd.concat([kept[k] for k in sorted(kept)], ignore_index=True) if kept
-            else pd.DataFrame())
-    complete = games <= keep_rows
-    return TableRun(table, seed, totals, rows, rows_complete=complete,
-                    by_deal=DealSums.join(deal_parts) if complete and deal_parts else None,
-                    chunks_reused=len(bounds) - len(missing), chunks=len(bounds))
+    return [table_sums.result(seed) for table_sums in sums]
+
+
+def _play_one(i: int, table: TableSpec, seed: int, start: int, stop: int) -> tuple[int, Chunk]:
+    # The chunks come back in any order: each with the index of its table.
+    return i, _play(table, seed, start, stop)
 
 
 def _head(chunk: Chunk, n: int) -> Chunk:
