@@ -13,6 +13,7 @@ from cakesim.engine.runner import (
     duration_text,
     estimate,
     run_table,
+    run_tables,
 )
 from tests.engine.test_cache import assert_same_totals
 from tests.games.piece_o_cake.conftest import table_of
@@ -24,6 +25,21 @@ def test_one_job_and_two_jobs_give_identical_results():
     two = run_table(table, 3000, seed=9, n_jobs=2, chunk_size=1100, progress=False)
     assert_same_totals(one.totals, two.totals)
     pd.testing.assert_frame_equal(one.rows, two.rows)
+
+
+def test_tables_sharing_one_pool_give_each_table_its_own_results(tmp_path):
+    tables = [(table_of(4, "compensation", ("greedy",)), 1400),
+              (table_of(3, "base", ("random", "greedy", "greedy"), duplicate=True), 900)]
+    cache = ChunkCache(tmp_path)
+    # The first table's chunks are in the cache already: only the others are played.
+    run_table(*tables[0], seed=9, n_jobs=1, chunk_size=300, progress=False, cache=cache)
+    pooled = run_tables(tables, seed=9, n_jobs=2, chunk_size=300, progress=False, cache=cache)
+    assert [run.table for run in pooled] == [table for table, _ in tables]
+    assert [(run.chunks_reused, run.chunks) for run in pooled] == [(5, 5), (0, 3)]
+    for (table, games), run in zip(tables, pooled, strict=True):
+        alone = run_table(table, games, seed=9, n_jobs=1, chunk_size=500, progress=False)
+        assert_same_totals(alone.totals, run.totals)
+        pd.testing.assert_frame_equal(alone.rows, run.rows)
 
 
 def test_keep_rows_bounds_the_rows_but_not_the_sums():
