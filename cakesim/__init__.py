@@ -4,8 +4,13 @@ The front door is thin on purpose: ``import cakesim`` (or a worker unpickling a 
 loads no game, plotting or tuning library. The API's names are imported on first use.
 """
 
-from cakesim.engine.numba_cache import use_code_keyed_cache
-from cakesim.engine.version import __version__
+from cakesim.engine.blas import pin_blas_kernels
+
+# Before anything imports NumPy, whose OpenBLAS reads its kernel choice when it is loaded.
+pin_blas_kernels()
+
+from cakesim.engine.numba_cache import use_code_keyed_cache  # noqa: E402
+from cakesim.engine.version import __version__  # noqa: E402
 
 # Before anything imports numba: its cache folder is read when numba is first imported.
 use_code_keyed_cache()
