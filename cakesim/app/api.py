@@ -350,9 +350,10 @@ def compare_rules(path: str | Path, changes: RuleChanges, games: int | None = No
     pairs = {"base": _own(base), "changed": _own(changed)}
     total = _games_of(pair for own in pairs.values() for pair in own)
     with backend(backend_name, scheduler), RunProgress(total, progress, store is not None):
-        runs = {side: run_tables(own, base.seed, n_jobs, base.chunk_size, base.keep_rows,
-                                 progress, store)
-                for side, own in pairs.items()}
+        # Both sides in one pool of workers, then split again.
+        played = run_tables(pairs["base"] + pairs["changed"], base.seed, n_jobs,
+                            base.chunk_size, base.keep_rows, progress, store)
+        runs = {"base": played[:len(pairs["base"])], "changed": played[len(pairs["base"]):]}
     labels = {side: [t.label for t, _ in own] for side, own in pairs.items()}
     skipped = [f"[{name}] section: not analysed (run `cakesim run` with the same flags for "
                "the full report under the changed rules)" for name in base.sections]
