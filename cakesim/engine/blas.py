@@ -2,9 +2,9 @@
 
 NumPy's and SciPy's OpenBLAS picks its kernels by the processor at run time: on one with
 AVX-512 it adds up the products of a covariance matrix in another order than on one with
-AVX2 only, and the last bit of some numbers differs (first_player_bias's Balance
-intervals, in 9 of its 18 tables, came out one unit in the last place apart on the two
-kinds of machine). Intel's MKL has ``MKL_CBWR`` for this; OpenBLAS has
+AVX2 only, and the last bit of some numbers differs (nine of first_player_bias's Balance
+interval bounds, in six of its tables, came out one unit in the last place apart on the
+two kinds of machine). Intel's MKL has ``MKL_CBWR`` for this; OpenBLAS has
 ``OPENBLAS_CORETYPE``, read once, when the library is loaded. cakesim asks for the Haswell
 kernels, which need AVX2 and FMA (every x86-64 processor since 2013 has both) and on
 which the committed reports were written; elsewhere (another architecture, an older
