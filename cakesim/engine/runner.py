@@ -447,6 +447,8 @@ class _TableSums:
         self.bounds = table_chunks(table, games, chunk_size)
         self.games = self.bounds[-1][1]
         self.keep_rows = keep_rows
+        self.complete = self.games <= keep_rows
+        """Whether every game's row is kept (and every deal's sums)."""
         seat_metrics = ((*game.seat_metrics, "win_units")
                         if game.result_kind is ResultKind.SEATS else ())
         self.totals = Totals(table.players, seat_metrics, game.game_metrics_of(table))
@@ -461,7 +463,7 @@ class _TableSums:
         if chunk.first_game < self.keep_rows:
             keep = min(chunk.games, self.keep_rows - chunk.first_game)
             self.kept[chunk.first_game] = chunk_rows(self.table, _head(chunk, keep))
-        if self.games <= self.keep_rows:
+        if self.complete:
             self.deal_parts.append(sums)
 
     def result(self, seed: int) -> TableRun:
@@ -469,10 +471,9 @@ class _TableSums:
         kept = self.kept
         rows = (pd.concat([kept[k] for k in sorted(kept)], ignore_index=True) if kept
                 else pd.DataFrame())
-        complete = self.games <= self.keep_rows
-        return TableRun(self.table, seed, self.totals, rows, rows_complete=complete,
+        return TableRun(self.table, seed, self.totals, rows, rows_complete=self.complete,
                         by_deal=(DealSums.join(self.deal_parts)
-                                 if complete and self.deal_parts else None),
+                                 if self.complete and self.deal_parts else None),
                         chunks_reused=len(self.bounds) - len(self.missing),
                         chunks=len(self.bounds))
 
