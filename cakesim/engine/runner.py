@@ -516,11 +516,13 @@ def run_tables(pairs: list[tuple[TableSpec, int]], seed: int, n_jobs: int = -1,
     work = [(i, a, b) for i, table_sums in enumerate(sums) for a, b in table_sums.missing]
     if work:
         say_if_compiling(shown or (run is not None and run.enabled))
-        # Compile (or load the cached kernel) here once, before the workers need it.
-        for table_sums in sums:
-            if table_sums.missing:
-                table = table_sums.table
-                table.game.play_chunk(table, seed, 0, table.games_per_deal)
+        # Timing one deal also compiles (or loads) the kernel here once, before the
+        # workers need it.
+        rates = [seconds_per_game(s.table, seed, s.table.games_per_deal) if s.missing else 0.0
+                 for s in sums]
+        # Longest first (Graham's LPT rule): a slow chunk dispatched last would leave
+        # every other core idle until it ends, as a last search chunk of a trace did.
+        work.sort(key=lambda job: -rates[job[0]] * (job[2] - job[1]))
         with Parallel(n_jobs=n_jobs, return_as="generator_unordered") as parallel:
             for i, chunk in parallel(delayed(_play_one)(i, sums[i].table, seed, a, b)
                                      for i, a, b in work):

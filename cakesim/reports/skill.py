@@ -533,7 +533,9 @@ def plot(data: dict, runs, summary: dict, out) -> str:
     from cakesim.reports.figures import new_figure, save_figure
 
     settings = data["settings"]
-    panels = [("rows", "gap", data["strengths"], "strength at every seat (weakest first)",
+    # A trace's levels need not be ordered by strength (``weaker_at``); a ladder's are.
+    order = "the trace's order" if data.get("trace") else "weakest first"
+    panels = [("rows", "gap", data["strengths"], f"strength at every seat ({order})",
                f"{settings[0]['seat']}'s win share\nminus the fair 1/P (pp)",
                "one strength at every seat")]
     if data.get("trace"):

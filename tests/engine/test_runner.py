@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from cakesim.engine import runner
 from cakesim.engine.cache import ChunkCache
 from cakesim.engine.runner import (
     Estimate,
@@ -40,6 +41,26 @@ def test_tables_sharing_one_pool_give_each_table_its_own_results(tmp_path):
         alone = run_table(table, games, seed=9, n_jobs=1, chunk_size=500, progress=False)
         assert_same_totals(alone.totals, run.totals)
         pd.testing.assert_frame_equal(alone.rows, run.rows)
+
+
+def test_the_pool_gets_the_slowest_chunks_first(monkeypatch):
+    fast = table_of(4, "compensation", ("greedy",))
+    slow = table_of(3, "base", ("random", "greedy", "greedy"), duplicate=True)
+    # Known rates stand in for the timing; one job plays the chunks in the order sent.
+    monkeypatch.setattr(runner, "seconds_per_game",
+                        lambda table, seed, most: 1.0 if table is slow else 0.01)
+    played = []
+
+    def record(table, seed, start, stop):
+        played.append((table is slow, stop - start))
+        return table.game.play_chunk(table, seed, start, stop - start)
+
+    monkeypatch.setattr(runner, "_play", record)
+    run_tables([(fast, 500), (slow, 600)], seed=9, n_jobs=1, chunk_size=200, progress=False)
+    # Cost is rate times games: the slow table's three chunks, then the fast table's
+    # chunks of 200 games before its last of 100.
+    assert played == [(True, 198), (True, 198), (True, 198), (True, 6),
+                      (False, 200), (False, 200), (False, 100)]
 
 
 def test_keep_rows_bounds_the_rows_but_not_the_sums():
