@@ -57,8 +57,8 @@ def test_the_pool_gets_the_slowest_chunks_first(monkeypatch):
 
     monkeypatch.setattr(runner, "_play", record)
     run_tables([(fast, 500), (slow, 600)], seed=9, n_jobs=1, chunk_size=200, progress=False)
-    # Cost is rate times games: the slow table's three chunks, then the fast table's
-    # chunks of 200 games before its last of 100.
+    # Cost is rate times games: every chunk of the slow table (its last, of 6 games, costs
+    # 6 against 2 for 200 fast games), then the fast table's, its last of 100 games last.
     assert played == [(True, 198), (True, 198), (True, 198), (True, 6),
                       (False, 200), (False, 200), (False, 100)]
 
