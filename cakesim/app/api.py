@@ -165,11 +165,14 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
              + (_games_of((t, experiment.plan.games) for t in own for _ in range(2))
                 if pilot else 0))
     with backend(backend_name, scheduler), RunProgress(total, progress, store is not None) as run:
+        rates = None
         if progress:
-            run.note(_estimate(experiment, own if pilot else [], store, n_jobs).message)
+            found = _estimate(experiment, own if pilot else [], store, n_jobs)
+            run.note(found.message)
+            rates = found.rates
         runs = run_tables(list(zip(experiment.tables, experiment.table_games, strict=True)),
                           experiment.seed, n_jobs, experiment.chunk_size, experiment.keep_rows,
-                          progress, store)
+                          progress, store, rates)
         if pilot:
             question = Question(half_width=experiment.plan.half_width)
             plan = plan_tables(own, question, experiment.plan.games, experiment.seed, n_jobs,
@@ -193,7 +196,8 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
 
 def _estimate(experiment, pilot: list[TableSpec], store: ChunkCache | None,
               n_jobs: int) -> Estimate:
-    """Before the first game: how many games are left to play and about how long they take."""
+    """Before the first game: how many games are left to play and about how long they take
+    (its ``rates`` are the experiment's tables', in their order, for ``run_tables``)."""
     say_if_compiling(True)
     found = estimate(list(zip(experiment.tables, experiment.table_games, strict=True)),
                      experiment.seed, experiment.chunk_size, store, n_jobs)

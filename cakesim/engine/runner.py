@@ -13,7 +13,7 @@ interrupted. Its tables' chunks share one pool of workers (``run_tables``).
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -316,6 +316,9 @@ class Estimate:
     seconds: float
     """Wall time for the games left, from each table's timed games (compiling excluded)."""
     workers: int
+    rates: tuple[float, ...] = ()
+    """One core's seconds per game at each table estimated, in their order (0.0 where the
+    cache holds every chunk): ``run_tables`` orders its work by them."""
 
     @property
     def message(self) -> str:
@@ -371,16 +374,18 @@ def estimate(tables: list[tuple[TableSpec, int]], seed: int, chunk_size: int,
     workers = effective_n_jobs(n_jobs)
     games = chunks = cached = to_play = 0
     seconds = 0.0
+    rates = []
     for table, count in tables:
         missing, every = missing_chunks(table, count, seed, chunk_size, cache)
         chunks += every
         cached += every - len(missing)
         to_play += len(missing)
         left = sum(b - a for a, b in missing)
-        if left:
-            games += left
-            seconds += left * seconds_per_game(table, seed, left)
-    return Estimate(games, chunks, cached, seconds / max(1, min(workers, to_play)), workers)
+        rates.append(seconds_per_game(table, seed, left) if left else 0.0)
+        games += left
+        seconds += left * rates[-1]
+    return Estimate(games, chunks, cached, seconds / max(1, min(workers, to_play)), workers,
+                    tuple(rates))
 
 
 def duration_text(seconds: float) -> str:
@@ -480,7 +485,8 @@ class _TableSums:
 
 def run_tables(pairs: list[tuple[TableSpec, int]], seed: int, n_jobs: int = -1,
                chunk_size: int = DEFAULT_CHUNK, keep_rows: int = DEFAULT_KEEP_ROWS,
-               progress: bool = True, cache: ChunkCache | None = None) -> list[TableRun]:
+               progress: bool = True, cache: ChunkCache | None = None,
+               rates: Sequence[float] | None = None) -> list[TableRun]:
     """Play ``games`` games of ``seed`` at each ``(table, games)`` of ``pairs``, over
     ``n_jobs`` processes: one ``TableRun`` per pair, in their order.
 
@@ -490,6 +496,8 @@ def run_tables(pairs: list[tuple[TableSpec, int]], seed: int, n_jobs: int = -1,
     ``cache``, chunks finished by an earlier (perhaps interrupted) run are read back
     instead of played, and every chunk played is stored as soon as it arrives. Inside a
     ``RunProgress`` the run's bar counts the games (and a single table's bar sits below).
+    ``rates`` are each pair's seconds per game as ``estimate`` timed them (``Estimate.rates``
+    of the same pairs); without them one deal of each table is timed here.
     """
     sums = [_TableSums(table, games, chunk_size, keep_rows) for table, games in pairs]
     run = RunProgress.active()
@@ -516,10 +524,11 @@ def run_tables(pairs: list[tuple[TableSpec, int]], seed: int, n_jobs: int = -1,
     work = [(i, a, b) for i, table_sums in enumerate(sums) for a, b in table_sums.missing]
     if work:
         say_if_compiling(shown or (run is not None and run.enabled))
-        # Timing one deal also compiles (or loads) the kernel here once, before the
-        # workers need it.
-        rates = [seconds_per_game(s.table, seed, s.table.games_per_deal) if s.missing else 0.0
-                 for s in sums]
+        # Timing (here or in the estimate) also compiles or loads the kernel once, before
+        # the workers need it.
+        if rates is None:
+            rates = [seconds_per_game(s.table, seed, s.table.games_per_deal) if s.missing
+                     else 0.0 for s in sums]
         # Longest first (Graham's LPT rule): a slow chunk dispatched last would leave
         # every other core idle until it ends, as a last search chunk of a trace did.
         work.sort(key=lambda job: -rates[job[0]] * (job[2] - job[1]))

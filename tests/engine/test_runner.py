@@ -63,6 +63,27 @@ def test_the_pool_gets_the_slowest_chunks_first(monkeypatch):
                       (False, 200), (False, 200), (False, 100)]
 
 
+def test_rates_from_the_estimate_are_not_timed_again(monkeypatch):
+    fast = table_of(4, "compensation", ("greedy",))
+    slow = table_of(3, "base", ("random", "greedy", "greedy"), duplicate=True)
+    timed = []
+    monkeypatch.setattr(runner, "seconds_per_game",
+                        lambda table, seed, most: timed.append(table) or 0.01)
+    pairs = [(fast, 500), (slow, 600)]
+    found = estimate(pairs, seed=9, chunk_size=200, cache=None, n_jobs=1)
+    assert found.rates == (0.01, 0.01) and timed == [fast, slow]
+    played = []
+
+    def record(table, seed, start, stop):
+        played.append(table is slow)
+        return table.game.play_chunk(table, seed, start, stop - start)
+
+    monkeypatch.setattr(runner, "_play", record)
+    # The rates given, not the timing, order the work: the slow table's chunks first.
+    run_tables(pairs, seed=9, n_jobs=1, chunk_size=200, progress=False, rates=(0.01, 1.0))
+    assert timed == [fast, slow] and played == [True] * 4 + [False] * 3
+
+
 def test_keep_rows_bounds_the_rows_but_not_the_sums():
     table = table_of(3, "base", ("random", "greedy", "greedy"), duplicate=True)
     full = run_table(table, 1200, seed=4, n_jobs=1, chunk_size=300, progress=False)
@@ -126,7 +147,7 @@ def test_an_estimate_of_a_cached_run_plays_nothing(tmp_path):
     cache = ChunkCache(tmp_path)
     run_table(table, 50, seed=1, n_jobs=1, chunk_size=25, progress=False, cache=cache)
     found = estimate([(table, 50)], seed=1, chunk_size=25, cache=cache, n_jobs=1)
-    assert found == Estimate(games=0, chunks=2, cached=2, seconds=0.0, workers=1)
+    assert found == Estimate(games=0, chunks=2, cached=2, seconds=0.0, workers=1, rates=(0.0,))
     assert found.message == "every one of the 2 chunks is in the cache: nothing to play"
 
 
