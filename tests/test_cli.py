@@ -413,6 +413,53 @@ def test_tune_writes_under_runs_and_the_shipped_file_only_with_ship(package, pro
     assert "--seed 20261201 --ship" in tomllib.loads(shipped.read_text())["tuning"]["command"]
 
 
+TRAIN = ["train", "piece-o-cake", "--players", "2", "--games", "20", "--quiet",
+         "--n-jobs", "1"]
+
+
+def test_train_writes_the_same_policy_again_and_ships_only_when_asked(package, project,
+                                                                     monkeypatch, capsys):
+    monkeypatch.setattr("cakesim.games.piece_o_cake.fitted.POLICIES", package / "policies")
+    assert main(TRAIN) == 0
+    out = capsys.readouterr().out
+    assert "200 decisions of lookahead2" in out
+    assert "wrote runs/policies/piece-o-cake/2p.toml" in out
+    mine = project / "runs" / "policies" / "piece-o-cake" / "2p.toml"
+    written = tomllib.loads(mine.read_text())
+    assert written["policy"] == {"players": 2, "kinds": 8, "inputs": 69, "hidden": 16}
+    made = written["provenance"]
+    assert made["command"] == "cakesim train piece-o-cake --players 2 --games 20 --seed 20261208"
+    assert made["decisions"] == 200 and len(made["examples_sha256"]) == 64
+    # The same command, the same file, bit for bit; the shipped one only with --ship.
+    first = mine.read_bytes()
+    assert main([*TRAIN, "--out", str(mine)]) == 0
+    assert mine.read_bytes() == first
+    assert not (package / "policies").exists()
+    assert main([*TRAIN, "--ship"]) == 0
+    assert "wrote package/policies/2p.toml" in capsys.readouterr().out
+    assert (package / "policies" / "2p.toml").read_text().replace(" --ship", "", 1) == \
+        mine.read_text()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--players", "9"], "--players: players: 9 is not allowed"),
+    (["--players", "2", "--out", "policy.json"], "--out: policy.json: is not a .toml file"),
+    (["--players", "2", "--out", "reports/p.toml"], "--out: reports/p.toml: lies in reports/"),
+])
+def test_train_refuses_bad_input_before_playing(project, argv, message, capsys):
+    (project / "reports").mkdir()
+    assert main(["train", "piece-o-cake", "--games", "20", "--quiet", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_train_offers_only_games_with_a_fitted_chooser(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["train", "topp-die-torte", "--players", "2"])
+    assert exit_.value.code == 2
+    assert "invalid choice: 'topp-die-torte'; allowed values: piece-o-cake" in \
+        capsys.readouterr().err
+
+
 def test_exploit_adds_to_its_own_report_folder(project, capsys):
     folder = project / "reports" / "exploitability"
     for strategy in ("random", "greedy"):

@@ -52,6 +52,7 @@ from cakesim.engine.runner import (
     say_if_compiling,
 )
 from cakesim.games import game_named
+from cakesim.kits.policy import is_policy_file, write_policy
 from cakesim.kits.replay import replayable
 from cakesim.kits.strategies import tuned_path, tuned_population
 from cakesim.reports.compare import differences, write_comparison
@@ -73,6 +74,8 @@ from cakesim.stats.sprt import SprtClaim, SprtResult
 from cakesim.tuning import search
 from cakesim.tuning.arena import Arena
 from cakesim.tuning.exploit import best_response
+from cakesim.tuning.policy import train as train_policy
+from cakesim.tuning.policy import trainable
 from cakesim.tuning.record import is_tuned_file, write_tuned
 
 
@@ -604,6 +607,33 @@ def tune(game: str, players: int | None = None, variant: str | None = None,
     return path, outcome
 
 
+def train(game: str, players: int, games: int = 2000, seed: int = 20261208,
+          n_jobs: int = -1, progress: bool = False, out: str | Path | None = None,
+          ship: bool = False) -> tuple[Path, dict]:
+    """Fit ``game``'s chooser to its teacher at ``players`` (``tuning.policy``); write the
+    policy with its provenance; ``(path, provenance)``.
+
+    The file goes to ``out``, else to ``runs/policies/GAME/Pp.toml``; ``ship`` writes the
+    shipped policy the built-in ``fitted`` strategy plays. The same arguments give the same
+    file, bit for bit.
+    """
+    trained = trainable(game_named(game))
+    players = players_in_range(players, trained.load_rules())
+    path = policy_file(trained, players, out, ship)
+    command = (f"cakesim train {game} --players {players} --games {games} --seed {seed}"
+               + (" --ship" if ship else ""))
+    fit, provenance = train_policy(trained, players, games, seed, n_jobs, progress, command)
+    write_policy(path, fit.weights, trained.policy_shape(players), provenance)
+    return path, provenance
+
+
+def policy_file(game, players: int, out: str | Path | None, ship: bool) -> Path:
+    """Where ``train`` writes: ``out``, the shipped policy with ``ship``, else
+    ``runs/policies/GAME/``; checked before any game is played."""
+    return _written_file(game.shipped_policy(players), out, ship, "policies", game.name,
+                         "train", (is_policy_file, "a fitted policy file"))
+
+
 def tuned_file(game: str, players: int | None = None, variant: str | None = None,
                out: str | Path | None = None, ship: bool = False) -> Path:
     """Where ``tune`` writes, checked (and its players and variant) before any game is
@@ -621,7 +651,16 @@ def _arena(game: str, players: int | None, variant: str | None) -> Arena:
 
 def _tuned_file(arena: Arena, out: str | Path | None, ship: bool) -> Path:
     """``out``, the shipped file with ``ship``, else ``runs/tuned/GAME/``: checked."""
-    shipped = tuned_path(arena.game, arena.players, arena.variant)
+    return _written_file(tuned_path(arena.game, arena.players, arena.variant), out, ship,
+                         "tuned", arena.game.name, "tune",
+                         (is_tuned_file, "a tuned strategy file"))
+
+
+def _written_file(shipped: Path, out: str | Path | None, ship: bool, kind: str, game: str,
+                  command: str, earlier: tuple[Callable[[Path], bool], str]) -> Path:
+    """Where ``command`` writes a file it ships as ``shipped``: ``out``, ``shipped`` with
+    ``ship``, else ``runs/KIND/GAME/``; checked (a file there already must be one the
+    command wrote, ``earlier``)."""
     if ship and out is not None:
         raise InputError("--out", str(out), f"--ship writes the shipped "
                                             f"{shown_path(shipped)}; give --out or --ship")
@@ -632,11 +671,10 @@ def _tuned_file(arena: Arena, out: str | Path | None, ship: bool) -> Path:
     else:
         # Beside the project's other runs (here, outside one): never the shipped file.
         runs = (find_root() or Path.cwd()) / RUNS
-        path, flag = runs / "tuned" / arena.game.name / shipped.name, "tune"
-    return _output(path, flag, "a .toml file outside reports/ and the package (no --out: "
-                               "runs/tuned/; the game's shipped file: --ship)",
-                   suffix=".toml", own=ship,
-                   earlier=None if ship else (is_tuned_file, "a tuned strategy file"))
+        path, flag = runs / kind / game / shipped.name, command
+    return _output(path, flag, f"a .toml file outside reports/ and the package (no --out: "
+                               f"runs/{kind}/; the game's shipped file: --ship)",
+                   suffix=".toml", own=ship, earlier=None if ship else earlier)
 
 
 def exploit(game: str, strategies: list[str], players: list[int], budget: int = 200,

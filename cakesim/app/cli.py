@@ -25,6 +25,7 @@ from cakesim.engine.project import shown_path, strict_json
 from cakesim.engine.runner import Interrupted, duration_text
 from cakesim.engine.version import __version__
 from cakesim.games import GAME_COMMANDS, GAMES, all_games, game_named
+from cakesim.kits.policy import Trainable
 from cakesim.kits.replay import replayable, scorable
 from cakesim.kits.strategies import Tunable
 
@@ -288,6 +289,47 @@ def _add_tune_or_exploit(commands, name: str) -> None:
                                   ".toml in the game's package folder), which the "
                                   "built-in strategy tuned plays")
         command.set_defaults(handler=_tune, budget=3000)
+
+
+def _add_train(commands, name: str) -> None:
+    trained = [g for g in all_games() if isinstance(g, Trainable)]
+    names = [g.name for g in trained]
+    command = _command(commands, name, "Fit a game's fast chooser to its lookahead player's "
+                                       "choices (a small network the kernel evaluates). The "
+                                       "file goes under runs/ (or --out); --ship replaces "
+                                       "the shipped one, which the strategy fitted plays.",
+                       *(f"cakesim train {g.name} --players 4 --games 200" for g in trained),
+                       f"cakesim train {names[0]} --players 2 --ship")
+    command.add_argument("game", type=choice(names), metavar="GAME",
+                         help=f"the game: {', '.join(names)}")
+    command.add_argument("--players", type=int, required=True, help="player count")
+    command.add_argument("--games", type=positive, default=2000,
+                         help="games of the lookahead player whose choices are learnt "
+                              "(default %(default)s)")
+    command.add_argument("--seed", type=natural, default=20261208,
+                         help="seed of the games and the fit (default %(default)s)")
+    command.add_argument("--n-jobs", type=jobs, default=-1,
+                         help="worker threads (-1: all cores, -2: all but one)")
+    command.add_argument("--quiet", action="store_true", help="no progress bar")
+    written = command.add_mutually_exclusive_group()
+    written.add_argument("--out", help="TOML file to write (default: "
+                                       "runs/policies/GAME/Pp.toml)")
+    written.add_argument("--ship", action="store_true",
+                         help="replace the shipped policy (policies/Pp.toml in the game's "
+                              "package folder), which the built-in strategy fitted plays")
+    command.set_defaults(handler=_train)
+
+
+def _train(args) -> int:
+    from cakesim.app.api import train
+
+    path, made = train(args.game, args.players, args.games, args.seed, args.n_jobs,
+                       not args.quiet, args.out, args.ship)
+    print(f"{made['decisions']:,} decisions of {made['teacher']}: the network's regret "
+          f"{made['network_regret']:.2f} points a decision on held-out decisions (the "
+          f"heuristic move's {made['heuristic_regret']:.2f}), R^2 {made['r2_test']:.2f}")
+    print(f"wrote {shown_path(path)}")
+    return 0
 
 
 def _add_replay(commands, name: str) -> None:
@@ -590,6 +632,8 @@ COMMANDS = {
              "tuned strategy)", _add_tune_or_exploit),
     "exploit": ("how much a best response wins against a strategy at every other seat",
                 _add_tune_or_exploit),
+    "train": ("fit a fast chooser to the lookahead player's choices and write it (--ship: "
+              "as the game's fitted policy)", _add_train),
     **{name: (text, None) for name, (_, text) in GAME_COMMANDS.items()},
     "reports": ("regenerate reports/index.md and every report's page", _add_reports),
     "replay": ("print the move log of one game", _add_replay),

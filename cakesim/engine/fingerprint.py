@@ -70,6 +70,13 @@ def code_version() -> str:
 
 
 @cache
+def source_version() -> str:
+    """The package version and a digest of its Python sources alone: the code that made a
+    data file (a fitted policy records it), unchanged when data files change."""
+    return f"{__version__}+{_files_digest([p for p in _sources(PACKAGE) if p.suffix == '.py'])}"
+
+
+@cache
 def kernel_code_version() -> str:
     """A digest of the code compiled kernels are built from: the engine, the kits and every
     game's folder. Numba's cache is keyed by it, so that editing a report, a statistic or

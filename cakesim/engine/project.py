@@ -69,6 +69,16 @@ def shown_path(source: str | Path) -> str:
         return str(source)
 
 
+def begins_with(path: Path, header: str) -> bool:
+    """Whether the file ``path`` begins with ``header``'s first line (a command that wrote
+    it may write it again); False if it cannot be read."""
+    try:
+        with path.open(encoding="utf-8", errors="replace") as file:
+            return file.readline() == header.splitlines(keepends=True)[0]
+    except OSError:
+        return False
+
+
 def strict_json(value) -> str:
     """``value`` as strict JSON (RFC 8259): a NaN or infinity becomes ``null``."""
     return json.dumps(_finite(value), indent=2, default=str, allow_nan=False) + "\n"

@@ -13,6 +13,7 @@ from pathlib import Path
 import cma
 import tomli_w
 
+from cakesim.engine.project import begins_with
 from cakesim.engine.version import __version__
 from cakesim.kits.strategies import Tunable
 from cakesim.tuning.search import Outcome
@@ -62,8 +63,4 @@ def write_tuned(game: Tunable, outcome: Outcome, path: Path, command: str) -> No
 
 def is_tuned_file(path: Path) -> bool:
     """Whether ``path`` begins as ``write_tuned`` begins a file, so tune may write it again."""
-    try:
-        with path.open(encoding="utf-8", errors="replace") as file:
-            return file.readline() == HEADER.splitlines(keepends=True)[0]
-    except OSError:
-        return False
+    return begins_with(path, HEADER)

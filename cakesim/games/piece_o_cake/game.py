@@ -1,12 +1,20 @@
 """Piece o' Cake as the shared machinery sees it: tables, chunks, seat names, replays."""
 
+import dataclasses
 from functools import cache
+from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
 
 from cakesim.engine.contract import Chunk, TableSpec
 from cakesim.games.piece_o_cake import kernel
+from cakesim.games.piece_o_cake.fitted import (
+    FITTED_CHOICE,
+    fitted_policies,
+    policy_file,
+    policy_shape,
+)
 from cakesim.games.piece_o_cake.reference import dealt_order, play_game
 from cakesim.games.piece_o_cake.replay import end_position, format_replay, score_file
 from cakesim.games.piece_o_cake.rules import VARIANTS, RuleSet, load_rules, variant_parts
@@ -19,6 +27,7 @@ from cakesim.games.slicing.circle import cut_table
 from cakesim.games.slicing.game import LOOKAHEAD, SlicingGame
 from cakesim.games.slicing.tabletop import WIN_UNITS
 from cakesim.kits.bench import BenchTarget
+from cakesim.kits.policy import Examples, Trainable
 from cakesim.kits.strategies import TUNED, read_tuned, tuned_path
 
 LOOKAHEAD2 = "lookahead2"
@@ -30,7 +39,7 @@ def _cut_masks(slices: int, most: int) -> np.ndarray:
     return cut_table(slices, most)
 
 
-class PieceOCake(SlicingGame):
+class PieceOCake(SlicingGame, Trainable):
     """Piece o' Cake (RULES.md section 1)."""
 
     name = "piece-o-cake"
@@ -52,7 +61,8 @@ class PieceOCake(SlicingGame):
                      BenchTarget("search-deep", rate=50.0, ratio=1.0, players=4),
                      BenchTarget("search, depth 8", rate=100.0, ratio=1.0, players=4),
                      BenchTarget(LOOKAHEAD, rate=20_000.0, ratio=1.0, players=4),
-                     BenchTarget(LOOKAHEAD2, rate=20_000.0, ratio=1.0, players=4))
+                     BenchTarget(LOOKAHEAD2, rate=20_000.0, ratio=1.0, players=4),
+                     BenchTarget(FITTED_CHOICE, rate=20_000.0, ratio=300.0, players=4))
     """Issue 2's targets (greedy-balanced at every seat, P = 2..5), issue 13's (the tuned
     bot at 4 players: a +-0.5 pp first_player_bias in about a minute on 2 cores), issue
     14's (the search player at every seat, 4 players: a 5,000-game skill row in under a
@@ -62,7 +72,9 @@ class PieceOCake(SlicingGame):
     the search compiled too (see ``reference.py``), so the search's ratio only asks that
     the kernel be no slower. The lookahead players' rate is issue 30's for a headline
     population (>= 20,000 games/s per core at 4 players); today the lookahead plays about
-    300 and the two-ply lookahead about 150 (docs/piece_o_cake.md)."""
+    300 and the two-ply lookahead about 150 (docs/piece_o_cake.md). The fitted chooser
+    (the tuned bot choosing by its network) has the same rate to meet, and the tuned bot's
+    ratio: its reference engine evaluates the network in plain Python."""
     rule_files: ClassVar[dict[str, str]] = {"rules": "path"}
     """Files an experiment may name (``rules = "..."``), and their ``load_rules`` keyword."""
     rule_overrides: ClassVar[dict[str, tuple[str, ...]]] = {"tie_rule": ("full", "none")}
@@ -87,7 +99,40 @@ class PieceOCake(SlicingGame):
     position_of = staticmethod(end_position)
     lookahead_cutters: ClassVar[dict[str, str]] = {LOOKAHEAD: LOOKAHEAD, LOOKAHEAD2: LOOKAHEAD2}
     """The lookahead player, and the two-ply one: the same chooser cutting by ``lookahead2``."""
-    strategy_names = (*BUILTIN, TUNED, *lookahead_cutters, *SlicingGame.search_budgets)
+    strategy_names = (*BUILTIN, TUNED, FITTED_CHOICE, *lookahead_cutters,
+                      *SlicingGame.search_budgets)
+
+    teacher = LOOKAHEAD2
+    """The fitted chooser learns the lookahead chooser's values in two-ply lookahead
+    self-play: the population no challenger of reports/exploitability beat by more than
+    3 pp at 2 to 4 players."""
+
+    def training_examples(self, players: int, seed: int, first_game: int,
+                          games: int) -> Examples:
+        """The lookahead chooser's value of every candidate move (``training.py``), in
+        games of the base rules with ``teacher`` at every seat."""
+        from cakesim.games.piece_o_cake.training import lookahead_examples
+
+        table = self._teacher_table(players)
+        a = table.rules.arrays
+        codes, params = Strategy.arrays(table.strategies)
+        rules = kernel.rule_data(a, _cut_masks(a["slices_per_cake"], a["portion_limit"]))
+        return Examples(*lookahead_examples(seed, first_game, games, False, rules, codes,
+                                            params))
+
+    def policy_shape(self, players: int) -> dict[str, int]:
+        """The fitted chooser's network at ``players`` in the base rules (``fitted.py``)."""
+        return policy_shape(players, self._teacher_table(players).rules.kinds_in_play)
+
+    def _teacher_table(self, players: int) -> TableSpec:
+        """The base rules with ``teacher`` at every seat."""
+        return self.table(self.load_rules(), players,
+                          [self.named_strategy(self.teacher, players)] * players,
+                          self.variants[0])
+
+    def shipped_policy(self, players: int) -> Path:
+        """``policies/Pp.toml`` beside this module."""
+        return policy_file(players)
 
     def tuning_start(self, players: int, variant: str):
         """In a joker variant: the tuned strategy, its joker weights searched (so that one
@@ -99,7 +144,12 @@ class PieceOCake(SlicingGame):
     def named_strategy(self, name: str, players: int | None = None,
                        variant: str | None = None):
         """As every slicing game's; ``tuned`` also takes the joker weights tuned in the
-        joker variant (``tuned/Pp-joker.toml``), where that tuning was shipped."""
+        joker variant (``tuned/Pp-joker.toml``), where that tuning was shipped, and
+        ``fitted`` is the tuned bot choosing by its fitted network (``policies/``)."""
+        if name == FITTED_CHOICE:
+            # The tuned bot whose choices its fitted network makes (fitted.py).
+            return dataclasses.replace(self.named_strategy(TUNED, players, variant),
+                                       name=name, chooser=FITTED_CHOICE)
         strategy = super().named_strategy(name, players, variant)
         if name != TUNED or not tuned_path(self, players, "joker").exists():
             return strategy
@@ -119,14 +169,22 @@ class PieceOCake(SlicingGame):
         """Play games ``first_game .. first_game + games`` with the Numba kernel."""
         a = table.rules.arrays
         codes, params = Strategy.arrays(table.strategies)
+        policy = fitted_policies([s.chooser for s in table.strategies],
+                                 a["majority_value"].shape[0])
         shape = (games, table.players)
         seat = {m: np.zeros(shape, np.int16) for m in (*self.seat_metrics, "win_units")}
         game = {m: np.zeros(games, np.int16) for m in self.game_metrics}
         rules = kernel.rule_data(a, _cut_masks(a["slices_per_cake"], a["portion_limit"]))
         # The output bundle's fields are named as the metrics.
         kernel.play_games(np.uint64(seed), first_game, table.duplicate, rules, codes, params,
-                          kernel.Results(**seat, **game), self.searching(table))
+                          policy, kernel.Results(**seat, **game), self.searching(table))
         return Chunk(first_game, seat, {m: game[m] for m in self.game_metrics_of(table)})
+
+    def bench_tables(self, rules) -> list[tuple[str, TableSpec]]:
+        """Every slicing game's, and the fitted chooser at every seat, 2 and 4 players."""
+        return [*super().bench_tables(rules),
+                *((FITTED_CHOICE, self.table(rules, players, [self.named_strategy(
+                    FITTED_CHOICE, players)] * players)) for players in (2, 4))]
 
     def dealt(self, table: TableSpec, seed: int, deal: int) -> np.ndarray:
         """The slices in stack order (cakes one after another, then the set-aside ones)."""

@@ -8,7 +8,8 @@ their fields at no cost, but a call that is not inlined is passed every array of
 so the hot paths hand bundles only to ``jit_inline`` functions):
 
 - ``RuleData``: the per-table constants;
-- ``Strategies``: codes, weights and chance tables, by player and (a copy) by seat;
+- ``Strategies``: codes, weights, chance tables and fitted policies, by player and (a
+  copy) by seat;
 - ``GameState``: one game in progress, whose ``View`` is what every decision reads;
 - ``Scratch``: the decision functions' working space;
 - ``Results``: the output arrays;
@@ -28,6 +29,7 @@ import numpy as np
 
 from cakesim.engine.jit import jit, jit_borrowing, jit_inline
 from cakesim.engine.seeding import DEAL_STREAM, DECISION_STREAM, reset_stream
+from cakesim.games.piece_o_cake.fitted import HIDDEN, move_width, position_width
 from cakesim.games.piece_o_cake.lookahead import look_ahead, waits_for_lookahead
 from cakesim.games.piece_o_cake.search import SearchSpace
 from cakesim.games.piece_o_cake.steps import (
@@ -107,6 +109,10 @@ class Strategies(NamedTuple):
     # row's chance table (``strategies.fill_chances``; planes CHANCE and RISE); ``most`` is
     # the largest ``RuleData.kind_count``.
     chances: np.ndarray
+    # (P, weights) float64: [row, i] weight i of the row's fitted chooser (``fitted.py``:
+    # the network's layers, flat, ``fitted.policy_shape``); zeros for a row that does not
+    # choose by ``fitted``, and (P, 0) when no row does.
+    policy: np.ndarray
 
 
 class View(NamedTuple):
@@ -222,6 +228,14 @@ class Scratch(NamedTuple):
     # (P,) float64: [seat] the seat's banked points and eaten cream, likewise (a standing's
     # sure points, ``lookahead.standing_lead``).
     points: np.ndarray
+    # (fitted.position_width,) float64: the fitted chooser's position inputs.
+    position_inputs: np.ndarray
+    # (fitted.move_width,) float64: the fitted chooser's inputs of the move being scored.
+    move_inputs: np.ndarray
+    # (fitted.HIDDEN,) float64: the position's part of the hidden layer, bias included.
+    position_hidden: np.ndarray
+    # (fitted.HIDDEN,) float64: the hidden layer of the move being scored.
+    hidden: np.ndarray
 
 
 class Results(NamedTuple):
@@ -342,7 +356,10 @@ def new_scratch(rules, players):
         known_gain=np.zeros((kinds, n)),
         cut_outcome=np.zeros(rules.cut_masks.shape[0]),
         piles=np.zeros((players, kinds), dtype=np.int16),
-        points=np.zeros(players))
+        points=np.zeros(players),
+        position_inputs=np.zeros(position_width(players, kinds)),
+        move_inputs=np.zeros(move_width(kinds)),
+        position_hidden=np.zeros(HIDDEN), hidden=np.zeros(HIDDEN))
 
 
 @jit
@@ -355,11 +372,12 @@ def new_search_space(rules, params, chances):
     box = rules.slice_kind.shape[0]
     cuts = rules.cut_masks.shape[0]
     moves = max(cuts, n + kinds + 1, 2 * (box - rules.cakes * n))
+    # Rollout and model seats never choose by ``fitted``: their policy rows stay empty.
     rollout = Strategies(np.zeros((players, 2), dtype=np.int8), np.zeros_like(params),
-                         np.zeros_like(chances))
+                         np.zeros_like(chances), np.zeros((players, 0)))
     iterations, depth = params[:, ITERATIONS], params[:, DEPTH]
     model = Strategies(np.zeros((players, 2), dtype=np.int8), np.zeros_like(params),
-                       np.zeros_like(chances))
+                       np.zeros_like(chances), np.zeros((players, 0)))
     return SearchSpace(
         world=new_state(rules, players), rollout=rollout,
         bandit=new_bandit(box, moves, rules.cut_masks),
@@ -370,10 +388,11 @@ def new_search_space(rules, params, chances):
         total=np.zeros(players, dtype=np.int16), win_units=np.zeros(players, dtype=np.int16))
 
 
-def play_games(seed, first_game, duplicate, rules, codes, params, results, search):
+def play_games(seed, first_game, duplicate, rules, codes, params, policy, results, search):
     """Play ``results.total.shape[0]`` games; seat 0 is the first waiter, seats in play order.
 
-    ``codes[j]``/``params[j]`` is player ``j``'s strategy; player ``j`` sits at seat
+    ``codes[j]``/``params[j]``/``policy[j]`` is player ``j``'s strategy (``policy``: its
+    fitted chooser's weights, ``Strategies.policy``); player ``j`` sits at seat
     ``(j + rotation) % P``. Per seat: total, majority and cream points and win units;
     per game: declines with eating, passes, discarded slices, eaten and collected slices.
     ``search`` is true when a player searches, ``None`` when none does (the kernel is then
@@ -384,16 +403,23 @@ def play_games(seed, first_game, duplicate, rules, codes, params, results, searc
     every callee into its caller's library and optimises it again): 8 to 10 s of each
     build's 45 to 120 s, for about 20 us of Python per chunk.
     """
-    players = results.total.shape[1]
+    play_batch(seed, first_game, duplicate, rules,
+               *new_bundles(rules, codes, params, policy, search), results)
+
+
+def new_bundles(rules, codes, params, policy, search):
+    """The bundles a batch of games is played in: the strategies by player and by seat,
+    the game, the scratch space and the search's space (``None`` without ``search``)."""
+    players = codes.shape[0]
     planes, opens, leads = chance_table_shape(most_in_pile(rules.kind_count, rules.joker_kind))
     chances = np.zeros((players, planes, opens, leads))
     for player in range(players):
         fill_chances(params[player], rules.ties_score, chances[player])
-    by_player = Strategies(codes, params, chances)
-    seats = Strategies(np.empty_like(codes), np.empty_like(params), np.empty_like(chances))
+    by_player = Strategies(codes, params, chances, policy)
+    seats = Strategies(np.empty_like(codes), np.empty_like(params), np.empty_like(chances),
+                       np.empty_like(policy))
     space = None if search is None else new_search_space(rules, params, chances)
-    play_batch(seed, first_game, duplicate, rules, by_player, seats, new_state(rules, players),
-               new_scratch(rules, players), space, results)
+    return (by_player, seats, new_state(rules, players), new_scratch(rules, players), space)
 
 
 @jit_borrowing
@@ -402,24 +428,32 @@ def play_batch(seed, first_game, duplicate, rules, by_player, seats, state, scra
     """The games of ``play_games``, in arrays it allocated (so that no call counts references)."""
     seated = -1
     for g in range(results.total.shape[0]):
-        game = first_game + g
-        deal, rotation = seat_of_deal(game, results.total.shape[1], duplicate)
-        # Copying the chance tables costs more than a short game: reseat on a new rotation.
-        if rotation != seated:
-            seated = rotation
-            seat_strategies(rotation, by_player, seats)
-        deal_order(seed, deal, 1 if rules.joker_kind >= 0 else 0, state.deal_stream,
-                   state.order)
-        reset_stream(state.seen.stream, seed, game, DECISION_STREAM)
+        seated = set_up_game(seed, first_game + g, duplicate, rules, by_player, seats, state,
+                             seated)
         play_game(g, rules, seats, state, scratch, space, results)
+
+
+@jit_inline
+def set_up_game(seed, game, duplicate, rules, by_player, seats, state, seated):
+    """Seat the players for game ``game`` and deal it; returns the rotation seated (the
+    caller passes it back, ``seated``, so that an unchanged rotation is not copied again)."""
+    deal, rotation = seat_of_deal(game, seats.codes.shape[0], duplicate)
+    # Copying the chance tables costs more than a short game: reseat on a new rotation.
+    if rotation != seated:
+        seat_strategies(rotation, by_player, seats)
+    deal_order(seed, deal, 1 if rules.joker_kind >= 0 else 0, state.deal_stream, state.order)
+    reset_stream(state.seen.stream, seed, game, DECISION_STREAM)
+    return rotation
 
 
 @jit_borrowing
 def seat_strategies(rotation, by_player, seats):
-    """Seat ``(j + rotation) % P`` gets player ``j``'s codes, weights and chance table."""
+    """Seat ``(j + rotation) % P`` gets player ``j``'s codes, weights, chance table and
+    fitted policy."""
     reseat(rotation, by_player.codes, seats.codes)
     reseat(rotation, by_player.params, seats.params)
     reseat(rotation, by_player.chances, seats.chances)
+    reseat(rotation, by_player.policy, seats.policy)
 
 
 # Compiled into ``play_batch``: called once per game, it was passed every array of its

@@ -154,6 +154,9 @@ def choice_ahead(rules, seats, state, scratch, rollout, world, bandit):
         copy_game(state, world)
         choose(seat, moves[c, KIND], moves[c, INDEX], moves[c, DETAIL], rules, world)
         lead = served_lead(rules, rollout, waiter, seat, seat != waiter, world, scratch)
+        # Kept as a one-play-out bandit arm, for the fitted chooser's examples (training.py).
+        bandit.visits[c] = 1
+        bandit.reward[c] = lead
         if lead > best_lead:
             best, best_lead = c, lead
     return moves[best, KIND], moves[best, INDEX], moves[best, DETAIL]

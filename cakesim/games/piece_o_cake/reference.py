@@ -15,7 +15,8 @@ from functools import cache
 import numpy as np
 
 from cakesim.engine.jit import plain_python
-from cakesim.games.piece_o_cake import kernel, lookahead, strategies
+from cakesim.games.piece_o_cake import fitted, kernel, lookahead, strategies
+from cakesim.games.piece_o_cake.fitted import FITTED_CHOICE, fitted_policies
 from cakesim.games.piece_o_cake.kernel import (
     GameState,
     Scratch,
@@ -51,6 +52,7 @@ choose_bonus = plain_python(strategies.choose_bonus)
 choose_cut = plain_python(strategies.choose_cut)
 choose_joker = plain_python(strategies.choose_joker)
 choose_swap = plain_python(strategies.choose_swap)
+fitted_action = plain_python(fitted.fitted_action)
 fill_chances = plain_python(strategies.fill_chances)
 new_scratch = plain_python(kernel.new_scratch)
 # The search player's decisions stay compiled: each plays hundreds of games out, which in
@@ -194,6 +196,7 @@ class Game:
         most = int(self.kind_count.max()) + rules.joker
         self.chances = np.stack([chance_table(tuple(row), self.arrays["ties_score"], most)
                                  for row in self.params])
+        self.policy = fitted_policies([s.chooser for s in strategies], rules.kinds_in_play)
         self.log: list[Move] = []
         self.scores_by_round: list[tuple[int, ...]] = []
         self.cut_masks = cut_table(rules.rules.slices_per_cake, rules.portion_limit)
@@ -302,6 +305,11 @@ class Game:
             action, index, eat_mask = (int(x) for x in lookahead_choice(
                 self.rule_data, self._strategies(), self._game_state(number, turn),
                 self._scratch(), self.search_space))
+        elif self.strategies[seat].chooser == FITTED_CHOICE:
+            state = self._game_state(number, turn)
+            action, index, eat_mask = fitted_action(
+                self._strategies(), seat, turn, len(cake.portions), state.seen, state.banked,
+                state.eaten_cream, self.rule_data, self._scratch())
         else:
             action, index, eat_mask = choose_action(
                 self._strategies(), seat, self._view(), len(cake.portions),
@@ -575,7 +583,7 @@ class Game:
         return still_open
 
     def _strategies(self) -> Strategies:
-        return Strategies(self.codes, self.params, self.chances)
+        return Strategies(self.codes, self.params, self.chances, self.policy)
 
     def _view(self) -> View:
         """The table as every player sees it (``kernel.View``), with the cake on it."""

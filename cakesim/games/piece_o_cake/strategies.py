@@ -38,7 +38,9 @@ RANDOM = 0
 GREEDY = 1
 SEARCH = 2
 LOOKAHEAD = 3
-CHOOSERS = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH, "lookahead": LOOKAHEAD}
+FITTED = 4
+CHOOSERS = {"random": RANDOM, "greedy": GREEDY, "search": SEARCH, "lookahead": LOOKAHEAD,
+            "fitted": FITTED}
 
 # Cutter codes: how a waiter cuts the circle.
 RANDOM_CUT = 0
@@ -59,7 +61,9 @@ a ``lookahead2`` cutter by serving the cuts the lead cutter ranks highest with e
 chooser choosing by lookahead (``lookahead.py``: they read the eaten cream and banked
 points, which the ``View`` does not hold); the kernel hands them those decisions
 (``steps.advance``), so the ``choose_*`` functions here never see their codes. A
-lookahead chooser keeps set-aside slices and decides the joker as the greedy one does."""
+``fitted`` chooser scores the lookahead chooser's candidates by its fitted network
+(``fitted.py``, which reads the same points; ``steps.advance`` calls it). Lookahead and
+fitted choosers keep set-aside slices and decide the joker as the greedy one does."""
 
 
 PARAMETERS = {
@@ -92,7 +96,8 @@ SPEC = StrategySpec(
                           follows=("chooser", {"random": "random", "search": "search",
                                                 "lookahead": "lookahead"}))},
     parameters=PARAMETERS, uniform="uniform random legal play",
-    search_parameters=tuple(SEARCH_WEIGHTS), untuned_choices=("lookahead", "lead", "lookahead2"),
+    search_parameters=tuple(SEARCH_WEIGHTS),
+    untuned_choices=("lookahead", "lead", "lookahead2", "fitted"),
     working_space_choices=("lookahead", "lookahead2"))
 """A strategy: how it chooses, how it cuts (a file naming a random, search or lookahead
 chooser and no cutter cuts that way too) and its weights."""

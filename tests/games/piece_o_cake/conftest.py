@@ -3,7 +3,7 @@
 import numpy as np
 
 from cakesim.games import game_named
-from cakesim.games.piece_o_cake import kernel, strategies
+from cakesim.games.piece_o_cake import fitted, kernel, strategies
 from cakesim.games.piece_o_cake.game import _cut_masks
 from cakesim.games.piece_o_cake.reference import play_game
 
@@ -35,5 +35,8 @@ def table_arrays(players, player, rules=RULES, variant="base"):
     chances = np.zeros((players, *strategies.chance_table_shape(rules.kind_count.max())))
     for row in range(players):
         strategies.fill_chances(params[row], rules.ties_score, chances[row])
-    return (rules, kernel.Strategies(codes, params, chances), kernel.new_state(rules, players),
-            kernel.new_scratch(rules, players), kernel.new_search_space(rules, params, chances))
+    policy = fitted.fitted_policies([player.chooser] * players, rules.kind_count.shape[0])
+    return (rules, kernel.Strategies(codes, params, chances, policy),
+            kernel.new_state(rules, players),
+            kernel.new_scratch(rules, players),
+            kernel.new_search_space(rules, params, chances))

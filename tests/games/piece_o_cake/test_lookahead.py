@@ -167,7 +167,7 @@ def test_the_choice_leaves_the_chooser_furthest_ahead():
         chosen = _first_choice(rules, seats, state, scratch, space)
         # The candidates: the greedy move first, then every other take, decline and pass.
         rollout = kernel.Strategies(seats.codes.copy(), seats.params.copy(),
-                                    seats.chances.copy())
+                                    seats.chances.copy(), seats.policy.copy())
         seat_rollout(seats, 1, rollout)
         assert (rollout.codes[:, 1] == BALANCED_CUT).all()
         count = choice_candidates(rules, rollout, 1, state, scratch, space.bandit)
@@ -208,7 +208,7 @@ def replace_codes(seats, cutter):
     """``seats`` with every seat cutting by ``cutter``."""
     codes = seats.codes.copy()
     codes[:, 1] = cutter
-    return kernel.Strategies(codes, seats.params, seats.chances)
+    return seats._replace(codes=codes)
 
 
 @pytest.mark.parametrize("players", [2, 4])

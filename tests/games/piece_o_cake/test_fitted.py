@@ -1,0 +1,193 @@
+"""The fitted chooser: the same games in both engines, the move its network ranks first among
+the lookahead's candidates, the greedy move when the network says so, and examples that
+hold the lookahead's values of exactly those candidates."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from cakesim.engine.errors import InputError
+from cakesim.games.piece_o_cake import fitted, kernel, lookahead, steps
+from cakesim.games.piece_o_cake.game import _cut_masks
+from cakesim.games.piece_o_cake.search import choice_candidates, seat_rollout
+from cakesim.games.piece_o_cake.strategies import Strategy
+from cakesim.games.piece_o_cake.training import lookahead_examples
+from cakesim.kits.bandit import DETAIL, INDEX, KIND
+from cakesim.kits.policy import policy_length, write_policy
+from cakesim.tuning.policy import network_scores
+from tests.conformance.conftest import assert_parity
+from tests.games.piece_o_cake.conftest import GAME, RULES, table_arrays
+
+KINDS = 8
+"""Kinds of the shipped rule set (no joker)."""
+
+
+@pytest.fixture
+def policies(tmp_path, monkeypatch):
+    """Shipped policies in a temporary folder: ``policies(players, weights)`` writes one."""
+    monkeypatch.setattr(fitted, "POLICIES", tmp_path)
+
+    def ship(players, weights, kinds=KINDS):
+        shape = fitted.policy_shape(players, kinds)
+        write_policy(fitted.policy_file(players), weights, shape, {"made": "by a test"})
+        return weights
+    return ship
+
+
+def random_policy(players, seed, kinds=KINDS):
+    """A policy of random weights: every input moves the scores."""
+    size = policy_length(fitted.policy_shape(players, kinds))
+    return np.random.default_rng(seed).normal(scale=0.3, size=size)
+
+
+def greedy_policy(players, kinds=KINDS):
+    """A network whose only nonzero path runs from the greedy flag to the score."""
+    shape = fitted.policy_shape(players, kinds)
+    weights = np.zeros(policy_length(shape))
+    greedy_input = shape["inputs"] - 1
+    weights[greedy_input * fitted.HIDDEN] = 1.0
+    weights[shape["inputs"] * fitted.HIDDEN + fitted.HIDDEN] = 1.0
+    return weights
+
+
+def fitted_player(players):
+    return GAME.named_strategy("fitted", players)
+
+
+def test_the_named_fitted_is_the_tuned_bot_choosing_by_its_network():
+    named, tuned = GAME.named_strategy("fitted", 4), GAME.named_strategy("tuned", 4)
+    assert (named.chooser, named.cutter) == ("fitted", tuned.cutter)
+    assert named.weights == tuned.weights
+    assert "fitted" in GAME.strategy_names
+
+
+@pytest.mark.parametrize(("players", "variant"), [(2, "base"), (4, "compensation"),
+                                                  (3, "2-rounds"), (5, "base")])
+def test_kernel_matches_reference_with_fitted_choosers(policies, players, variant):
+    policies(players, random_policy(players, seed=players))
+    others = [GAME.named_strategy("tuned", players), fitted_player(players),
+              GAME.named_strategy("random"), GAME.named_strategy("greedy", players)]
+    table = GAME.table(RULES, players, [fitted_player(players), *others][:players], variant,
+                       duplicate=True)
+    assert_parity(table, seed=5, first=0, games=2 * players)
+
+
+def test_a_network_that_follows_the_greedy_flag_plays_the_tuned_bot(policies):
+    policies(4, greedy_policy(4))
+    fitted_table = GAME.table(RULES, 4, [fitted_player(4)] * 4, "base")
+    tuned_table = GAME.table(RULES, 4, [GAME.named_strategy("tuned", 4)] * 4, "base")
+    a, b = (GAME.play_chunk(t, 3, 0, 200) for t in (fitted_table, tuned_table))
+    assert all(np.array_equal(a.seat[m], b.seat[m]) for m in a.seat)
+    # A random network does not: the chooser reads its network.
+    policies(4, random_policy(4, seed=1))
+    c = GAME.play_chunk(fitted_table, 3, 0, 200)
+    assert not np.array_equal(c.seat["total"], b.seat["total"])
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_fitted_move_is_the_best_scored_of_the_lookahead_candidates(policies, players):
+    # At the first chooser's turn of several deals: the lookahead's candidate list, each
+    # candidate's inputs put together by hand and scored by the network in NumPy; the
+    # fitted chooser's move is the first best of them.
+    weights = policies(players, random_policy(players, seed=7 + players))
+    rules, seats, state, scratch, space = table_arrays(players, fitted_player(players))
+    seats = seats._replace(policy=np.tile(weights, (players, 1)))
+    not_greedy = 0
+    for deal in range(30):
+        kernel.deal_order(np.uint64(deal), 0, 0, state.deal_stream, state.order)
+        steps.start_game(rules, state)
+        # The waiter (seat 0) cuts; the first chooser, seat 1, is next.
+        steps.cut_cake(lookahead.lead_cut(rules, seats, state, scratch), state)
+        view, portions = state.seen, state.clock[steps.PORTIONS]
+        seat_rollout(seats, 1, space.rollout)
+        count = choice_candidates(rules, space.rollout, 1, state, scratch, space.bandit)
+        moves = [tuple(int(x) for x in space.bandit.move[c, [KIND, INDEX, DETAIL]])
+                 for c in range(count)]
+        position = np.zeros(fitted.position_width(players, KINDS))
+        fitted.position_features(1, 1, portions, view, state.banked, state.eaten_cream,
+                                 position)
+        rows = []
+        for c, move in enumerate(moves):
+            inputs = np.zeros(fitted.move_width(KINDS))
+            fitted.move_features(*move, c == 0, 1, view, inputs)
+            rows.append(np.concatenate([position, inputs]))
+        scores = network_scores(weights, np.array(rows), fitted.HIDDEN)
+        chosen = tuple(int(x) for x in fitted.fitted_action(
+            seats, 1, 1, portions, view, state.banked, state.eaten_cream, rules, scratch))
+        assert chosen == moves[int(np.argmax(scores))]
+        not_greedy += chosen != moves[0]
+    assert not_greedy > 0
+
+
+def fitted_two_ply(players):
+    """The fitted player cutting by the two-ply lookahead."""
+    return replace(fitted_player(players), name="fitted-l2", cutter="lookahead2")
+
+
+@pytest.mark.parametrize(("players", "variant"), [(2, "base"), (4, "joker-compensation")])
+def test_kernel_matches_reference_with_a_fitted_chooser_cutting_two_plies_ahead(
+        policies, players, variant):
+    kinds = KINDS + ("joker" in variant)
+    policies(players, random_policy(players, seed=11, kinds=kinds), kinds=kinds)
+    others = [GAME.named_strategy("lookahead2", players), GAME.named_strategy("tuned", players),
+              fitted_player(players)]
+    table = GAME.table(RULES, players, [fitted_two_ply(players), *others][:players], variant,
+                       duplicate=True)
+    assert_parity(table, seed=9, first=0, games=players)
+
+
+def test_position_inputs_are_relative_to_the_chooser(policies):
+    policies(3, random_policy(3, seed=0))
+    rules, _, state, _, _ = table_arrays(3, fitted_player(3))
+    kernel.deal_order(np.uint64(2), 0, 0, state.deal_stream, state.order)
+    steps.start_game(rules, state)
+    state.seen.collected[2, 5] = 3
+    state.banked[0, 2] = 7
+    state.eaten_cream[1] = 2
+    out = np.zeros(fitted.position_width(3, KINDS))
+    fitted.position_features(2, 1, 0, state.seen, state.banked, state.eaten_cream, out)
+    per_seat = 2 * KINDS + 1
+    assert out[5] == 3  # the chooser's own pile comes first
+    assert out[2 * KINDS] == 0.0  # its sure points less its own
+    assert out[per_seat + 2 * KINDS] == -7  # seat 0, one to its left, has 7 fewer
+    assert out[2 * per_seat + 2 * KINDS] == 2 - 7  # seat 1
+    assert out[3 * per_seat:3 * per_seat + KINDS].sum() == state.seen.unseen.sum()
+
+
+def test_examples_are_one_row_per_candidate_of_every_lookahead_choice():
+    # Two-ply lookahead self-play at 2 players, 3 games: 5 cakes, each chosen from by both
+    # seats. Each decision's first candidate is the greedy move, the only one flagged;
+    # the same games give the same examples.
+    table = GAME.table(RULES, 2, [GAME.named_strategy("lookahead2", 2)] * 2, "base")
+    a = table.rules.arrays
+    codes, params = Strategy.arrays(table.strategies)
+    rules = kernel.rule_data(a, _cut_masks(a["slices_per_cake"], a["portion_limit"]))
+    inputs, values, decisions = lookahead_examples(4, 0, 3, False, rules, codes, params)
+    assert inputs.shape[1] == fitted.policy_shape(2, KINDS)["inputs"]
+    starts = np.flatnonzero(np.r_[True, decisions[1:] != decisions[:-1]])
+    assert len(starts) == decisions.max() + 1 == 3 * 5 * 2
+    assert np.array_equal(np.flatnonzero(inputs[:, -1]), starts)
+    assert np.isfinite(values).all() and len(values) > len(starts)
+    again = lookahead_examples(4, 0, 3, False, rules, codes, params)
+    assert np.array_equal(again[1], values) and np.array_equal(again[0], inputs)
+
+
+def test_a_missing_or_misshapen_policy_names_the_file(policies):
+    table = GAME.table(RULES, 3, [fitted_player(3)] * 3, "base")
+    with pytest.raises(InputError, match=r"3p\.toml.*no fitted policy here"):
+        GAME.play_chunk(table, 1, 0, 1)
+    policies(3, random_policy(3, seed=0, kinds=KINDS + 1), kinds=KINDS + 1)
+    with pytest.raises(InputError, match=r"3p\.toml: policy\.kinds: is 9, but this table "
+                                         r"needs 8"):
+        GAME.play_chunk(table, 1, 0, 1)
+
+
+def test_a_fitted_chooser_among_others_reads_only_its_own_row(policies):
+    # Only the fitted player's row holds the policy: another seat's empty row is never read.
+    policies(2, random_policy(2, seed=3))
+    mixed = [fitted_player(2), replace(GAME.named_strategy("tuned", 2), name="t")]
+    policy = fitted.fitted_policies([s.chooser for s in mixed], KINDS)
+    assert policy.shape == (2, policy_length(fitted.policy_shape(2, KINDS)))
+    assert policy[0].any() and not policy[1].any()
+    assert fitted.fitted_policies(["greedy", "greedy"], KINDS).shape == (2, 0)
