@@ -462,9 +462,9 @@ def seat_strategies(rotation, by_player, seats):
 def play_game(g, rules, seats, state, scratch, space, results):
     """Play one dealt game (``state.order``) into output row ``g``.
 
-    The rule steps play every heuristic decision (``steps.advance``); a lookahead cut is
-    made by ``lookahead.look_ahead``, every other searching seat's decision by
-    ``search.decide``.
+    The rule steps play every heuristic decision (``steps.advance``); a lookahead cut or
+    move, and a fitted chooser's move, is made by ``lookahead.look_ahead``, every other
+    searching seat's decision by ``search.decide``.
     """
     start_game(rules, state)
     while not advance(rules, seats, state, scratch):

@@ -17,7 +17,6 @@ Bundles are those of ``kernel.py`` (``GameState``, ``View``, ``RuleData``, ``Str
 
 from cakesim.engine.jit import jit_borrowing, jit_inline
 from cakesim.engine.seeding import below, shuffle_range
-from cakesim.games.piece_o_cake.fitted import fitted_action
 from cakesim.games.piece_o_cake.strategies import (
     DECLINE_EAT,
     FITTED,
@@ -415,8 +414,9 @@ def advance(rules, seats, state, scratch):
     ``seats`` decide by their codes; a seat whose code is ``SEARCH`` (choosing, keeping a
     set-aside slice, the joker's decisions), ``LOOKAHEAD`` (choosing), ``SEARCH_CUT``,
     ``LOOKAHEAD_CUT``, ``LEAD_CUT`` or ``LOOKAHEAD2_CUT`` (cutting) makes ``advance``
-    return at its decision, with ``state.clock`` and ``state.pending`` pointing at it. A
-    ``FITTED`` chooser is played here, as a heuristic one (``fitted.fitted_action``).
+    return at its decision, with ``state.clock`` and ``state.pending`` pointing at it; so
+    does a ``FITTED`` chooser's (``lookahead.look_ahead`` plays it: the kernel built
+    without the working space then compiles no network).
     """
     view, clock, pending = state.seen, state.clock, state.pending
     players = state.eaten_count.shape[0]
@@ -441,15 +441,10 @@ def advance(rules, seats, state, scratch):
             cut_cake(choose_cut(seats, waiter, view, rules, scratch), state)
         elif turn <= players:
             seat = (waiter + turn) % players
-            if seats.codes[seat, 0] == SEARCH or seats.codes[seat, 0] == LOOKAHEAD:
+            if seats.codes[seat, 0] in (SEARCH, LOOKAHEAD, FITTED):
                 return False
-            if seats.codes[seat, 0] == FITTED:
-                action, index, eat_mask = fitted_action(seats, seat, turn, clock[PORTIONS], view,
-                                                        state.banked, state.eaten_cream, rules,
-                                                        scratch)
-            else:
-                action, index, eat_mask = choose_action(seats, seat, view, clock[PORTIONS],
-                                                        rules, scratch)
+            action, index, eat_mask = choose_action(seats, seat, view, clock[PORTIONS], rules,
+                                                    scratch)
             choose(seat, action, index, eat_mask, rules, state)
         else:
             if seats.codes[waiter, 0] == SEARCH:

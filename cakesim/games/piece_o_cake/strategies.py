@@ -62,8 +62,8 @@ chooser choosing by lookahead (``lookahead.py``: they read the eaten cream and b
 points, which the ``View`` does not hold); the kernel hands them those decisions
 (``steps.advance``), so the ``choose_*`` functions here never see their codes. A
 ``fitted`` chooser scores the lookahead chooser's candidates by its fitted network
-(``fitted.py``, which reads the same points; ``steps.advance`` calls it). Lookahead and
-fitted choosers keep set-aside slices and decide the joker as the greedy one does."""
+(``fitted.py``, which reads the same points; ``lookahead.look_ahead`` calls it). Lookahead
+and fitted choosers keep set-aside slices and decide the joker as the greedy one does."""
 
 
 PARAMETERS = {
@@ -98,7 +98,9 @@ SPEC = StrategySpec(
     parameters=PARAMETERS, uniform="uniform random legal play",
     search_parameters=tuple(SEARCH_WEIGHTS),
     untuned_choices=("lookahead", "lead", "lookahead2", "fitted"),
-    working_space_choices=("lookahead", "lookahead2"))
+    # A fitted chooser plays no copies, but is played only in the kernel built with the
+    # working space (``lookahead.look_ahead``), so that the heuristic one compiles faster.
+    working_space_choices=("lookahead", "lookahead2", "fitted"))
 """A strategy: how it chooses, how it cuts (a file naming a random, search or lookahead
 chooser and no cutter cuts that way too) and its weights."""
 

@@ -62,6 +62,17 @@ def test_the_named_fitted_is_the_tuned_bot_choosing_by_its_network():
     assert "fitted" in GAME.strategy_names
 
 
+def test_only_the_kernel_with_the_working_space_plays_a_fitted_chooser(policies, monkeypatch):
+    # So that the kernel every heuristic table plays compiles no network.
+    policies(3, random_policy(3, seed=2))
+    tuned = GAME.named_strategy("tuned", 3)
+    table = GAME.table(RULES, 3, [tuned, fitted_player(3), tuned], "base")
+    assert GAME.searching(table) is True
+    monkeypatch.setattr(type(GAME), "searching", staticmethod(lambda table: None))
+    with pytest.raises(ValueError, match="chooses by its network, but its kernel"):
+        GAME.play_chunk(table, 1, 0, 1)
+
+
 @pytest.mark.parametrize(("players", "variant"), [(2, "base"), (4, "compensation"),
                                                   (3, "2-rounds"), (5, "base")])
 def test_kernel_matches_reference_with_fitted_choosers(policies, players, variant):
