@@ -430,9 +430,13 @@ def test_train_writes_the_same_policy_again_and_ships_only_when_asked(package, p
     made = written["provenance"]
     assert made["command"] == "cakesim train piece-o-cake --players 2 --games 20 --seed 20261208"
     assert made["decisions"] == 200 and len(made["examples_sha256"]) == 64
-    # The same command, the same file, bit for bit; the shipped one only with --ship.
+    # The same command, the same file, bit for bit (its games read back from the cache,
+    # or played afresh); the shipped one only with --ship.
+    assert len(list((project / ".cakesim-cache" / "examples").rglob("*.npz"))) == 1
     first = mine.read_bytes()
     assert main([*TRAIN, "--out", str(mine)]) == 0
+    assert mine.read_bytes() == first
+    assert main([*TRAIN, "--out", str(mine), "--no-cache"]) == 0
     assert mine.read_bytes() == first
     assert not (package / "policies").exists()
     assert main([*TRAIN, "--ship"]) == 0

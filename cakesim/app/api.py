@@ -609,20 +609,22 @@ def tune(game: str, players: int | None = None, variant: str | None = None,
 
 def train(game: str, players: int, games: int = 2000, seed: int = 20261208,
           n_jobs: int = -1, progress: bool = False, out: str | Path | None = None,
-          ship: bool = False) -> tuple[Path, dict]:
+          ship: bool = False, cache: bool | str | Path = True) -> tuple[Path, dict]:
     """Fit ``game``'s chooser to its teacher at ``players`` (``tuning.policy``); write the
     policy with its provenance; ``(path, provenance)``.
 
     The file goes to ``out``, else to ``runs/policies/GAME/Pp.toml``; ``ship`` writes the
     shipped policy the built-in ``fitted`` strategy plays. The same arguments give the same
-    file, bit for bit.
+    file, bit for bit; an interrupted run started again with them (and the same ``cache``
+    folder) plays only the games it had not finished.
     """
     trained = trainable(game_named(game))
     players = players_in_range(players, trained.load_rules())
     path = policy_file(trained, players, out, ship)
     command = (f"cakesim train {game} --players {players} --games {games} --seed {seed}"
                + (" --ship" if ship else ""))
-    fit, provenance = train_policy(trained, players, games, seed, n_jobs, progress, command)
+    fit, provenance = train_policy(trained, players, games, seed, n_jobs, progress, command,
+                                   _cache_root(cache))
     write_policy(path, fit.weights, trained.policy_shape(players), provenance)
     return path, provenance
 

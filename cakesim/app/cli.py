@@ -311,6 +311,9 @@ def _add_train(commands, name: str) -> None:
     command.add_argument("--n-jobs", type=jobs, default=-1,
                          help="worker threads (-1: all cores, -2: all but one)")
     command.add_argument("--quiet", action="store_true", help="no progress bar")
+    command.add_argument("--no-cache", action="store_true",
+                         help="play every game afresh instead of reading the games an "
+                              "interrupted run finished")
     written = command.add_mutually_exclusive_group()
     written.add_argument("--out", help="TOML file to write (default: "
                                        "runs/policies/GAME/Pp.toml)")
@@ -324,7 +327,7 @@ def _train(args) -> int:
     from cakesim.app.api import train
 
     path, made = train(args.game, args.players, args.games, args.seed, args.n_jobs,
-                       not args.quiet, args.out, args.ship)
+                       not args.quiet, args.out, args.ship, not args.no_cache)
     print(f"{made['decisions']:,} decisions of {made['teacher']}: the network's regret "
           f"{made['network_regret']:.2f} points a decision on held-out decisions (the "
           f"heuristic move's {made['heuristic_regret']:.2f}), R^2 {made['r2_test']:.2f}")

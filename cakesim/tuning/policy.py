@@ -13,11 +13,18 @@ variance of the values it explains (R^2), and the *regret* of choosing by it, th
 teacher's value of its best candidate less that of the candidate the network ranks
 first, averaged over decisions, beside the same for the game's first candidate (its
 heuristic move).
+
+The games are collected in jobs, and every finished job's examples are filed in the cache
+folder under a digest of everything that decides them (the code, the game, the players,
+the teacher, the seed and the job's games): a run interrupted and started again plays
+only the jobs it had not finished, and ends with the same examples, bit for bit.
 """
 
 import hashlib
 import sys
+import zipfile
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import sklearn
@@ -27,8 +34,9 @@ from sklearn.neural_network import MLPRegressor
 from sklearn.preprocessing import StandardScaler
 from tqdm import tqdm
 
+from cakesim.engine.cache import write_atomically
 from cakesim.engine.errors import InputError
-from cakesim.engine.fingerprint import source_version
+from cakesim.engine.fingerprint import digest, game_code_version, source_version
 from cakesim.kits.policy import Examples, Trainable
 
 GAMES_PER_JOB = 50
@@ -54,29 +62,63 @@ def trainable(game) -> Trainable:
 
 
 def collect(game: Trainable, players: int, seed: int, games: int, n_jobs: int,
-            progress: bool) -> Examples:
+            progress: bool, cache: Path | None = None) -> Examples:
     """The examples of ``games`` games of ``seed``, in jobs of ``GAMES_PER_JOB`` spread
-    over ``n_jobs`` threads (the kernels release the GIL); the split changes nothing."""
+    over ``n_jobs`` threads (the kernels release the GIL); the split changes nothing. With
+    a ``cache`` folder, finished jobs are read back and every new one is filed there."""
     spans = [(first, min(GAMES_PER_JOB, games - first))
              for first in range(0, games, GAMES_PER_JOB)]
+    files = [None if cache is None else examples_path(cache, game, players, seed, *span)
+             for span in spans]
+    parts = [None if f is None else read_examples(f) for f in files]
     bar = tqdm(total=games, desc=f"{players}P {game.teacher} games", unit="game",
-               file=sys.stderr, disable=not progress)
-    parts = []
+               file=sys.stderr, disable=not progress,
+               initial=sum(size for (_, size), part in zip(spans, parts, strict=True)
+                           if part is not None))
+    todo = [j for j, part in enumerate(parts) if part is None]
     with Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator") as parallel:
-        for (_, size), part in zip(spans, parallel(
-                delayed(game.training_examples)(players, seed, first, size)
-                for first, size in spans), strict=True):
-            parts.append(part)
-            bar.update(size)
+        for j, part in zip(todo, parallel(
+                delayed(game.training_examples)(players, seed, *spans[j]) for j in todo),
+                strict=True):
+            if files[j] is not None:
+                write_examples(files[j], part)
+            parts[j] = part
+            bar.update(spans[j][1])
     bar.close()
     return Examples.joined(parts)
 
 
+def examples_path(root: Path, game: Trainable, players: int, seed: int, first: int,
+                  size: int) -> Path:
+    """Where a job's examples are filed: a digest of everything that decides them (the
+    recorder is imported only when examples are collected, so every source counts)."""
+    key = digest({"code": game_code_version(game), "source": source_version(),
+                  "game": game.name, "players": players, "teacher": game.teacher,
+                  "seed": seed, "first": first, "size": size})
+    return root / "examples" / key[:2] / f"{key}.npz"
+
+
+def read_examples(path: Path) -> Examples | None:
+    """The filed examples, or ``None`` if the job never finished (or its file is damaged)."""
+    try:
+        with np.load(path) as stored:
+            return Examples(stored["inputs"], stored["values"], stored["decisions"])
+    except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile):
+        return None
+
+
+def write_examples(path: Path, examples: Examples) -> None:
+    """File a finished job's examples."""
+    write_atomically(path, lambda file: np.savez(
+        file, inputs=examples.inputs, values=examples.values, decisions=examples.decisions))
+
+
 def train(game: Trainable, players: int, games: int, seed: int, n_jobs: int, progress: bool,
-          command: str) -> tuple[Fit, dict]:
-    """Collect ``games`` games of examples, fit the game's network; ``(fit, provenance)``:
-    what a policy file records of how it was made (``command`` re-makes it)."""
-    examples = collect(game, players, seed, games, n_jobs, progress)
+          command: str, cache: Path | None = None) -> tuple[Fit, dict]:
+    """Collect ``games`` games of examples (finished jobs kept in ``cache``), fit the game's
+    network; ``(fit, provenance)``: what a policy file records of how it was made
+    (``command`` re-makes it)."""
+    examples = collect(game, players, seed, games, n_jobs, progress, cache)
     shape = game.policy_shape(players)
     fit = fit_policy(examples, shape["hidden"], seed)
     data = hashlib.sha256()

@@ -6,7 +6,14 @@ import pytest
 
 from cakesim.engine.errors import InputError
 from cakesim.kits.policy import Examples
-from cakesim.tuning.policy import centred, fit_policy, network_scores, trainable
+from cakesim.tuning.policy import (
+    GAMES_PER_JOB,
+    centred,
+    collect,
+    fit_policy,
+    network_scores,
+    trainable,
+)
 
 
 def synthetic(decisions=600, candidates=5, seed=0):
@@ -63,3 +70,38 @@ def test_a_game_without_a_fitted_chooser_is_refused():
     from cakesim.games import game_named
     with pytest.raises(InputError, match="no fitted chooser to train"):
         trainable(game_named("topp-die-torte"))
+
+
+def test_an_interrupted_collection_plays_only_the_jobs_it_had_not_finished(tmp_path):
+    import copy
+
+    from cakesim.games import game_named
+    played = []
+
+    def examples(players, seed, first_game, games):
+        played.append(first_game)
+        part = synthetic(decisions=games, candidates=2, seed=seed + first_game)
+        return Examples(part.inputs, part.values, part.decisions)
+
+    game = copy.copy(game_named("piece-o-cake"))
+    game.training_examples = examples
+    games = 2 * GAMES_PER_JOB + 7
+    first = collect(game, 3, 11, games, 1, False, tmp_path)
+    assert played == [0, GAMES_PER_JOB, 2 * GAMES_PER_JOB]
+    files = sorted(tmp_path.rglob("*.npz"))
+    assert len(files) == 3
+    # One job's file never written, another's cut short: those two are played again.
+    files[0].unlink()
+    files[1].write_bytes(b"cut short")
+    played.clear()
+    again = collect(game, 3, 11, games, 2, False, tmp_path)
+    assert len(played) == 2
+    for a, b in zip((first.inputs, first.values, first.decisions),
+                    (again.inputs, again.values, again.decisions), strict=True):
+        assert np.array_equal(a, b)
+    played.clear()
+    collect(game, 3, 12, games, 1, False, tmp_path)
+    assert len(played) == 3  # another seed: nothing of the first run's is reused
+    played.clear()
+    collect(game, 3, 11, games, 1, False, None)
+    assert len(played) == 3

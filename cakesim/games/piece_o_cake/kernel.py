@@ -29,7 +29,13 @@ import numpy as np
 
 from cakesim.engine.jit import jit, jit_borrowing, jit_inline
 from cakesim.engine.seeding import DEAL_STREAM, DECISION_STREAM, reset_stream
-from cakesim.games.piece_o_cake.fitted import HIDDEN, move_width, position_width
+from cakesim.games.piece_o_cake.fitted import (
+    HIDDEN,
+    fitted_move,
+    fitted_to_move,
+    move_width,
+    position_width,
+)
 from cakesim.games.piece_o_cake.lookahead import look_ahead, waits_for_lookahead
 from cakesim.games.piece_o_cake.search import SearchSpace
 from cakesim.games.piece_o_cake.steps import (
@@ -462,13 +468,15 @@ def seat_strategies(rotation, by_player, seats):
 def play_game(g, rules, seats, state, scratch, space, results):
     """Play one dealt game (``state.order``) into output row ``g``.
 
-    The rule steps play every heuristic decision (``steps.advance``); a lookahead cut or
-    move, and a fitted chooser's move, is made by ``lookahead.look_ahead``, every other
-    searching seat's decision by ``search.decide``.
+    The rule steps play every heuristic decision (``steps.advance``); a fitted chooser's
+    move is made by ``fitted.fitted_move``, a lookahead cut or move by
+    ``lookahead.look_ahead``, every other searching seat's decision by ``search.decide``.
     """
     start_game(rules, state)
     while not advance(rules, seats, state, scratch):
-        if waits_for_lookahead(seats, state):
+        if fitted_to_move(seats, state):
+            fitted_move(rules, seats, state, scratch, space)
+        elif waits_for_lookahead(seats, state):
             look_ahead(rules, seats, state, scratch, space)
         else:
             decide(rules, seats, state, scratch, space)

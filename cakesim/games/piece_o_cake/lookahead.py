@@ -34,7 +34,6 @@ the waiter after its own take is left unmade; the joker then counts nowhere.
 import numpy as np
 
 from cakesim.engine.jit import jit_borrowing, jit_inline
-from cakesim.games.piece_o_cake.fitted import fitted_action
 from cakesim.games.piece_o_cake.search import choice_candidates, copy_game, seat_rollout
 from cakesim.games.piece_o_cake.steps import (
     BANKED_CREAM,
@@ -49,7 +48,6 @@ from cakesim.games.piece_o_cake.steps import (
     waiter_of,
 )
 from cakesim.games.piece_o_cake.strategies import (
-    FITTED,
     LEAD_CUT,
     LOOKAHEAD,
     LOOKAHEAD2_CUT,
@@ -69,7 +67,7 @@ from cakesim.kits.bandit import DETAIL, INDEX, KIND
 @jit_borrowing
 def waits_for_lookahead(seats, state):
     """Whether the decision ``state.clock`` points at is a lookahead or lead waiter's cut
-    or a lookahead or fitted chooser's move."""
+    or a lookahead chooser's move."""
     players = state.eaten_count.shape[0]
     turn = state.clock[TURN]
     if state.pending[PENDING] != NOTHING or turn > players:
@@ -77,13 +75,13 @@ def waits_for_lookahead(seats, state):
     seat = (waiter_of(state.clock, players) + turn) % players
     if turn == 0:
         return seats.codes[seat, 1] in (LOOKAHEAD_CUT, LEAD_CUT, LOOKAHEAD2_CUT)
-    return seats.codes[seat, 0] in (LOOKAHEAD, FITTED)
+    return seats.codes[seat, 0] == LOOKAHEAD
 
 
 @jit_borrowing
 def look_ahead(rules, seats, state, scratch, space):
-    """Make the lookahead (or lead) cut or the lookahead (or fitted) move ``state.clock``
-    points at, in the real game."""
+    """Make the lookahead (or lead) cut or the lookahead move ``state.clock`` points at, in
+    the real game."""
     players = state.eaten_count.shape[0]
     cutting = state.clock[TURN] == 0
     seat = (waiter_of(state.clock, players) + state.clock[TURN]) % players
@@ -92,16 +90,9 @@ def look_ahead(rules, seats, state, scratch, space):
         cut_cake(lead_cut(rules, seats, state, scratch), state)
         return
     if space is None:
-        raise ValueError("a seat looks ahead or chooses by its network, but its kernel was "
-                         "compiled without the search's working space")
-    if not cutting and seats.codes[seat, 0] == FITTED:
-        # Past the check above: the kernel built without the working space, which every
-        # heuristic table plays, compiles no network.
-        action, index, eat_mask = fitted_action(seats, seat, state.clock[TURN],
-                                                state.clock[PORTIONS], state.seen,
-                                                state.banked, state.eaten_cream, rules, scratch)
-        choose(seat, action, index, eat_mask, rules, state)
-    elif cutting and seats.codes[seat, 1] == LOOKAHEAD2_CUT:
+        raise ValueError("a seat looks ahead, but its kernel was compiled without the "
+                         "search's working space")
+    if cutting and seats.codes[seat, 1] == LOOKAHEAD2_CUT:
         cut_cake(lookahead2_cut(rules, seats, state, scratch, space), state)
     elif cutting:
         cut_cake(lookahead_cut(rules, seats, state, scratch, space), state)

@@ -415,7 +415,7 @@ def advance(rules, seats, state, scratch):
     set-aside slice, the joker's decisions), ``LOOKAHEAD`` (choosing), ``SEARCH_CUT``,
     ``LOOKAHEAD_CUT``, ``LEAD_CUT`` or ``LOOKAHEAD2_CUT`` (cutting) makes ``advance``
     return at its decision, with ``state.clock`` and ``state.pending`` pointing at it; so
-    does a ``FITTED`` chooser's (``lookahead.look_ahead`` plays it: the kernel built
+    does a ``FITTED`` chooser's (``fitted.fitted_move`` plays it: the kernel built
     without the working space then compiles no network).
     """
     view, clock, pending = state.seen, state.clock, state.pending

@@ -62,7 +62,7 @@ chooser choosing by lookahead (``lookahead.py``: they read the eaten cream and b
 points, which the ``View`` does not hold); the kernel hands them those decisions
 (``steps.advance``), so the ``choose_*`` functions here never see their codes. A
 ``fitted`` chooser scores the lookahead chooser's candidates by its fitted network
-(``fitted.py``, which reads the same points; ``lookahead.look_ahead`` calls it). Lookahead
+(``fitted.py``, which reads the same points; ``kernel.play_game`` calls it). Lookahead
 and fitted choosers keep set-aside slices and decide the joker as the greedy one does."""
 
 

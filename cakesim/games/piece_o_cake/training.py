@@ -15,6 +15,8 @@ import numpy as np
 
 from cakesim.engine.jit import jit_borrowing
 from cakesim.games.piece_o_cake.fitted import (
+    fitted_move,
+    fitted_to_move,
     move_features,
     move_width,
     position_features,
@@ -71,6 +73,8 @@ def lookahead_examples(seed: int, first_game: int, games: int, duplicate: bool, 
                 row = record_choice(rules, seats, state, scratch, space, inputs, values,
                                     decisions, row, decision)
                 decision += 1
+            elif fitted_to_move(seats, state):
+                fitted_move(rules, seats, state, scratch, space)
             elif waits_for_lookahead(seats, state):
                 look_ahead(rules, seats, state, scratch, space)
             else:
