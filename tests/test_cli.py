@@ -438,6 +438,13 @@ def test_train_writes_the_same_policy_again_and_ships_only_when_asked(package, p
     assert mine.read_bytes() == first
     assert main([*TRAIN, "--out", str(mine), "--no-cache"]) == 0
     assert mine.read_bytes() == first
+    # A second round: the network plays, its choices valued, and it is fitted again.
+    later = project / "later.toml"
+    assert main([*TRAIN, "--rounds", "2", "--out", str(later)]) == 0
+    assert "held-out regret after each round: " in capsys.readouterr().out
+    made = tomllib.loads(later.read_text())["provenance"]
+    assert made["rounds"] == 2 and made["command"].endswith("--seed 20261208 --rounds 2")
+    assert len(made["by_round"]["network_regret"]) == 2 and made["decisions"] > 200
     assert not (package / "policies").exists()
     assert main([*TRAIN, "--ship"]) == 0
     assert "wrote package/policies/2p.toml" in capsys.readouterr().out

@@ -609,9 +609,11 @@ def tune(game: str, players: int | None = None, variant: str | None = None,
 
 def train(game: str, players: int, games: int = 2000, seed: int = 20261208,
           n_jobs: int = -1, progress: bool = False, out: str | Path | None = None,
-          ship: bool = False, cache: bool | str | Path = True) -> tuple[Path, dict]:
-    """Fit ``game``'s chooser to its teacher at ``players`` (``tuning.policy``); write the
-    policy with its provenance; ``(path, provenance)``.
+          ship: bool = False, cache: bool | str | Path = True,
+          rounds: int = 1) -> tuple[Path, dict]:
+    """Fit ``game``'s chooser to its teacher at ``players`` (``tuning.policy``; ``rounds``
+    rounds of expert iteration); write the policy with its provenance; ``(path,
+    provenance)``.
 
     The file goes to ``out``, else to ``runs/policies/GAME/Pp.toml``; ``ship`` writes the
     shipped policy the built-in ``fitted`` strategy plays. The same arguments give the same
@@ -622,9 +624,9 @@ def train(game: str, players: int, games: int = 2000, seed: int = 20261208,
     players = players_in_range(players, trained.load_rules())
     path = policy_file(trained, players, out, ship)
     command = (f"cakesim train {game} --players {players} --games {games} --seed {seed}"
-               + (" --ship" if ship else ""))
+               + (f" --rounds {rounds}" if rounds > 1 else "") + (" --ship" if ship else ""))
     fit, provenance = train_policy(trained, players, games, seed, n_jobs, progress, command,
-                                   _cache_root(cache))
+                                   _cache_root(cache), rounds)
     write_policy(path, fit.weights, trained.policy_shape(players), provenance)
     return path, provenance
 

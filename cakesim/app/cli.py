@@ -304,8 +304,13 @@ def _add_train(commands, name: str) -> None:
                          help=f"the game: {', '.join(names)}")
     command.add_argument("--players", type=int, required=True, help="player count")
     command.add_argument("--games", type=positive, default=2000,
-                         help="games of the lookahead player whose choices are learnt "
-                              "(default %(default)s)")
+                         help="games of the lookahead player whose choices are learnt, "
+                              "and of each later round (default %(default)s)")
+    command.add_argument("--rounds", type=positive, default=1,
+                         help="rounds of expert iteration: after the first, the fitted "
+                              "network plays, the lookahead values its choices, and it is "
+                              "fitted again to every round's examples (default "
+                              "%(default)s)")
     command.add_argument("--seed", type=natural, default=20261208,
                          help="seed of the games and the fit (default %(default)s)")
     command.add_argument("--n-jobs", type=jobs, default=-1,
@@ -327,10 +332,13 @@ def _train(args) -> int:
     from cakesim.app.api import train
 
     path, made = train(args.game, args.players, args.games, args.seed, args.n_jobs,
-                       not args.quiet, args.out, args.ship, not args.no_cache)
+                       not args.quiet, args.out, args.ship, not args.no_cache, args.rounds)
     print(f"{made['decisions']:,} decisions of {made['teacher']}: the network's regret "
           f"{made['network_regret']:.2f} points a decision on held-out decisions (the "
           f"heuristic move's {made['heuristic_regret']:.2f}), R^2 {made['r2_test']:.2f}")
+    if "by_round" in made:
+        print("the network's held-out regret after each round: " + ", ".join(
+            f"{r:.2f}" for r in made["by_round"]["network_regret"]))
     print(f"wrote {shown_path(path)}")
     return 0
 

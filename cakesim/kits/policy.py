@@ -59,10 +59,12 @@ class Trainable(ABC):
     """The named strategy whose choices the fitted chooser learns (every seat plays it)."""
 
     @abstractmethod
-    def training_examples(self, players: int, seed: int, first_game: int,
-                          games: int) -> Examples:
+    def training_examples(self, players: int, seed: int, first_game: int, games: int,
+                          learner: np.ndarray | None = None) -> Examples:
         """The teacher's values of every candidate at its choices in games ``first_game ..
-        first_game + games`` of ``seed``, the teacher at every seat."""
+        first_game + games`` of ``seed``: the teacher at every seat, or, given a
+        ``learner`` (a fitted policy's weights), in the positions the learner reaches,
+        every candidate of each of the learner's choices valued by the teacher."""
 
     @abstractmethod
     def policy_shape(self, players: int) -> dict[str, int]:

@@ -14,10 +14,16 @@ teacher's value of its best candidate less that of the candidate the network ran
 first, averaged over decisions, beside the same for the game's first candidate (its
 heuristic move).
 
+Later rounds are DAgger's (Ross, Gordon & Bagnell 2011): the fitted network plays (the
+game's learner tables, ``Trainable.training_examples``), the teacher values every
+candidate of its choices, and the network is fitted again to every round's examples, so
+that it learns the positions its own moves lead to, which the teacher never reaches.
+
 The games are collected in jobs, and every finished job's examples are filed in the cache
 folder under a digest of everything that decides them (the code, the game, the players,
-the teacher, the seed and the job's games): a run interrupted and started again plays
-only the jobs it had not finished, and ends with the same examples, bit for bit.
+the teacher, the learner's weights, the seed and the job's games): a run interrupted and
+started again plays only the jobs it had not finished, and ends with the same examples,
+bit for bit.
 """
 
 import hashlib
@@ -38,6 +44,7 @@ from cakesim.engine.cache import write_atomically
 from cakesim.engine.errors import InputError
 from cakesim.engine.fingerprint import digest, game_code_version, source_version
 from cakesim.kits.policy import Examples, Trainable
+from cakesim.tuning.search import derived_seed
 
 GAMES_PER_JOB = 50
 """Games per job of the example collection: one job is a few seconds of two-ply search."""
@@ -62,23 +69,28 @@ def trainable(game) -> Trainable:
 
 
 def collect(game: Trainable, players: int, seed: int, games: int, n_jobs: int,
-            progress: bool, cache: Path | None = None) -> Examples:
-    """The examples of ``games`` games of ``seed``, in jobs of ``GAMES_PER_JOB`` spread
-    over ``n_jobs`` threads (the kernels release the GIL); the split changes nothing. With
-    a ``cache`` folder, finished jobs are read back and every new one is filed there."""
+            progress: bool, cache: Path | None = None,
+            learner: np.ndarray | None = None) -> Examples:
+    """The examples of ``games`` games of ``seed`` (the teacher's, or ``learner``'s), in
+    jobs of ``GAMES_PER_JOB`` spread over ``n_jobs`` threads (the kernels release the
+    GIL); the split changes nothing. With a ``cache`` folder, finished jobs are read back
+    and every new one is filed there."""
     spans = [(first, min(GAMES_PER_JOB, games - first))
              for first in range(0, games, GAMES_PER_JOB)]
-    files = [None if cache is None else examples_path(cache, game, players, seed, *span)
+    files = [None if cache is None
+             else examples_path(cache, game, players, seed, *span, learner)
              for span in spans]
     parts = [None if f is None else read_examples(f) for f in files]
-    bar = tqdm(total=games, desc=f"{players}P {game.teacher} games", unit="game",
+    who = game.teacher if learner is None else f"learner ({game.teacher}-valued)"
+    bar = tqdm(total=games, desc=f"{players}P {who} games", unit="game",
                file=sys.stderr, disable=not progress,
                initial=sum(size for (_, size), part in zip(spans, parts, strict=True)
                            if part is not None))
     todo = [j for j, part in enumerate(parts) if part is None]
     with Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator") as parallel:
         for j, part in zip(todo, parallel(
-                delayed(game.training_examples)(players, seed, *spans[j]) for j in todo),
+                delayed(game.training_examples)(players, seed, *spans[j], learner)
+                for j in todo),
                 strict=True):
             if files[j] is not None:
                 write_examples(files[j], part)
@@ -89,12 +101,13 @@ def collect(game: Trainable, players: int, seed: int, games: int, n_jobs: int,
 
 
 def examples_path(root: Path, game: Trainable, players: int, seed: int, first: int,
-                  size: int) -> Path:
+                  size: int, learner: np.ndarray | None = None) -> Path:
     """Where a job's examples are filed: a digest of everything that decides them (the
     recorder is imported only when examples are collected, so every source counts)."""
+    learnt = None if learner is None else hashlib.sha256(learner.tobytes()).hexdigest()
     key = digest({"code": game_code_version(game), "source": source_version(),
                   "game": game.name, "players": players, "teacher": game.teacher,
-                  "seed": seed, "first": first, "size": size})
+                  "learner": learnt, "seed": seed, "first": first, "size": size})
     return root / "examples" / key[:2] / f"{key}.npz"
 
 
@@ -114,22 +127,38 @@ def write_examples(path: Path, examples: Examples) -> None:
 
 
 def train(game: Trainable, players: int, games: int, seed: int, n_jobs: int, progress: bool,
-          command: str, cache: Path | None = None) -> tuple[Fit, dict]:
-    """Collect ``games`` games of examples (finished jobs kept in ``cache``), fit the game's
-    network; ``(fit, provenance)``: what a policy file records of how it was made
-    (``command`` re-makes it)."""
-    examples = collect(game, players, seed, games, n_jobs, progress, cache)
+          command: str, cache: Path | None = None, rounds: int = 1) -> tuple[Fit, dict]:
+    """``rounds`` rounds of ``games`` games each (finished jobs kept in ``cache``): the
+    teacher's, then the last fitted network's, the network fitted to every round's
+    examples after each; ``(fit, provenance)``: what a policy file records of how it was
+    made (``command`` re-makes it)."""
     shape = game.policy_shape(players)
+    examples = collect(game, players, seed, games, n_jobs, progress, cache)
     fit = fit_policy(examples, shape["hidden"], seed)
+    by_round = [fit.quality]
+    for r in range(1, rounds):
+        # New deals each round: a pure function of the seed and the round.
+        examples = Examples.joined([examples, collect(
+            game, players, derived_seed(seed, r), games, n_jobs, progress, cache,
+            fit.weights)])
+        fit = fit_policy(examples, shape["hidden"], seed)
+        by_round.append(fit.quality)
     data = hashlib.sha256()
     for array in (examples.inputs, examples.values, examples.decisions):
         data.update(np.ascontiguousarray(array).tobytes())
     provenance = {"command": command, "teacher": game.teacher, "games": games, "seed": seed,
+                  "rounds": rounds,
                   "decisions": int(examples.decisions.max()) + 1,
                   "examples": len(examples.values), "examples_sha256": data.hexdigest(),
                   "source_version": source_version(),
                   "scikit_learn": sklearn.__version__,
                   "test_share": TEST_SHARE, **fit.quality}
+    if rounds > 1:
+        # Each round's fit judged on its own held-out decisions (the last fifth of every
+        # round's examples so far: the latest round's, mostly).
+        provenance["by_round"] = {"network_regret": [q["network_regret"] for q in by_round],
+                                  "heuristic_regret": [q["heuristic_regret"]
+                                                       for q in by_round]}
     return fit, provenance
 
 

@@ -78,7 +78,7 @@ def test_an_interrupted_collection_plays_only_the_jobs_it_had_not_finished(tmp_p
     from cakesim.games import game_named
     played = []
 
-    def examples(players, seed, first_game, games):
+    def examples(players, seed, first_game, games, learner=None):
         played.append(first_game)
         part = synthetic(decisions=games, candidates=2, seed=seed + first_game)
         return Examples(part.inputs, part.values, part.decisions)
@@ -102,6 +102,9 @@ def test_an_interrupted_collection_plays_only_the_jobs_it_had_not_finished(tmp_p
     played.clear()
     collect(game, 3, 12, games, 1, False, tmp_path)
     assert len(played) == 3  # another seed: nothing of the first run's is reused
+    played.clear()
+    collect(game, 3, 11, games, 1, False, tmp_path, learner=np.ones(4))
+    assert len(played) == 3  # a learner's games are others
     played.clear()
     collect(game, 3, 11, games, 1, False, None)
     assert len(played) == 3

@@ -107,18 +107,35 @@ class PieceOCake(SlicingGame, Trainable):
     self-play: the population no challenger of reports/exploitability beat by more than
     3 pp at 2 to 4 players."""
 
-    def training_examples(self, players: int, seed: int, first_game: int,
-                          games: int) -> Examples:
+    def training_examples(self, players: int, seed: int, first_game: int, games: int,
+                          learner: np.ndarray | None = None) -> Examples:
         """The lookahead chooser's value of every candidate move (``training.py``), in
-        games of the base rules with ``teacher`` at every seat."""
+        games of the base rules: ``teacher`` at every seat or, given a ``learner``, the
+        learner's tables (``learner_tables``), game by game in turn."""
         from cakesim.games.piece_o_cake.training import lookahead_examples
 
-        table = self._teacher_table(players)
-        a = table.rules.arrays
-        codes, params = Strategy.arrays(table.strategies)
+        teacher = self._teacher_table(players)
+        a = teacher.rules.arrays
         rules = kernel.rule_data(a, _cut_masks(a["slices_per_cake"], a["portion_limit"]))
-        return Examples(*lookahead_examples(seed, first_game, games, False, rules, codes,
-                                            params))
+        if learner is None:
+            codes, params = Strategy.arrays(teacher.strategies)
+            return Examples(*lookahead_examples(seed, first_game, games, False, rules, codes,
+                                                params, np.zeros((players, 0))))
+        tables = [(*Strategy.arrays(seats),
+                   np.stack([learner if s.chooser == FITTED_CHOICE else np.zeros_like(learner)
+                             for s in seats]))
+                  for seats in self.learner_tables(players)]
+        return Examples.joined([
+            Examples(*lookahead_examples(seed, g, 1, False, rules, *tables[g % len(tables)]))
+            for g in range(first_game, first_game + games)])
+
+    def learner_tables(self, players: int) -> list[list[Strategy]]:
+        """The tables of a later round of expert iteration: the learner (``fitted``) at
+        every seat, and the learner and ``tuned`` in turn around the table, so that its
+        examples come from the positions its own cuts and choices, and the tuned bot's,
+        lead to (its first round saw only the teacher's)."""
+        fitted, tuned = (self.named_strategy(n, players) for n in (FITTED_CHOICE, TUNED))
+        return [[fitted] * players, [(fitted, tuned)[seat % 2] for seat in range(players)]]
 
     def policy_shape(self, players: int) -> dict[str, int]:
         """The fitted chooser's network at ``players`` in the base rules (``fitted.py``)."""

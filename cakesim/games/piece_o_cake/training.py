@@ -1,22 +1,23 @@
 """The fitted chooser's examples: what the lookahead chooser makes of every candidate move.
 
-Games of a population of heuristic and lookahead players are played by the kernel's
-steps (``kernel.set_up_game``, the rule steps and the lookahead, as in
-``kernel.play_game``). At every decision of a chooser that chooses by ``lookahead`` the
-lookahead serves each candidate move (``lookahead.choice_ahead``, which keeps each move's
-value in the search's candidate list), and one example per candidate is written: the
-position's and the move's inputs, exactly as the fitted chooser computes them
-(``fitted.position_features``, ``move_features``), and the lookahead's value of the move
-(the chooser's ``standing_lead`` once the cake is served). The lookahead's move is then
-made, so the games are the population's own.
+Games of a population of heuristic, lookahead and fitted players are played by the
+kernel's steps (``kernel.set_up_game``, the rule steps and the lookahead, as in
+``kernel.play_game``). At every decision of a chooser that chooses by ``lookahead`` or
+by its network the lookahead serves each candidate move (``lookahead.choice_ahead``,
+which keeps each move's value in the search's candidate list), and one example per
+candidate is written: the position's and the move's inputs, exactly as the fitted
+chooser computes them (``fitted.position_features``, ``move_features``), and the
+lookahead's value of the move (the chooser's ``standing_lead`` once the cake is served).
+The chooser's own move is then made (the lookahead's, or the network's), so the games
+are the population's own: a fitted chooser's examples come from the positions it leads
+to, as DAgger's do (Ross, Gordon & Bagnell 2011).
 """
 
 import numpy as np
 
 from cakesim.engine.jit import jit_borrowing
 from cakesim.games.piece_o_cake.fitted import (
-    fitted_move,
-    fitted_to_move,
+    fitted_action,
     move_features,
     move_width,
     position_features,
@@ -34,16 +35,17 @@ from cakesim.games.piece_o_cake.steps import (
     start_game,
     waiter_of,
 )
-from cakesim.games.piece_o_cake.strategies import LOOKAHEAD
+from cakesim.games.piece_o_cake.strategies import FITTED, LOOKAHEAD
 from cakesim.kits.bandit import DETAIL, INDEX, KIND
 
 
 def lookahead_examples(seed: int, first_game: int, games: int, duplicate: bool, rules,
-                       codes: np.ndarray, params: np.ndarray
+                       codes: np.ndarray, params: np.ndarray, policy: np.ndarray
                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Examples from games ``first_game .. + games`` of ``seed`` with these players (one
-    of whom, at least, chooses by lookahead): ``(inputs, values, decisions)``, one row per
-    candidate move; ``decisions`` numbers each decision, from 0 in this batch.
+    of whom, at least, chooses by lookahead or by its network, ``policy``): ``(inputs,
+    values, decisions)``, one row per candidate move; ``decisions`` numbers each
+    decision, from 0 in this batch.
 
     The games are driven from Python, each step compiled (``set_up_game``, the rule steps,
     the lookahead, ``record_choice``): a driver compiled whole would link the lookahead and
@@ -60,8 +62,7 @@ def lookahead_examples(seed: int, first_game: int, games: int, duplicate: bool, 
     inputs = np.zeros((most, width), dtype=np.float32)
     values = np.zeros(most)
     decisions = np.zeros(most, dtype=np.int64)
-    by_player, seats, state, scratch, space = new_bundles(rules, codes, params,
-                                                          np.zeros((players, 0)), True)
+    by_player, seats, state, scratch, space = new_bundles(rules, codes, params, policy, True)
     seated, row = -1, 0
     decision = 0
     for g in range(games):
@@ -73,8 +74,6 @@ def lookahead_examples(seed: int, first_game: int, games: int, duplicate: bool, 
                 row = record_choice(rules, seats, state, scratch, space, inputs, values,
                                     decisions, row, decision)
                 decision += 1
-            elif fitted_to_move(seats, state):
-                fitted_move(rules, seats, state, scratch, space)
             elif waits_for_lookahead(seats, state):
                 look_ahead(rules, seats, state, scratch, space)
             else:
@@ -85,19 +84,23 @@ def lookahead_examples(seed: int, first_game: int, games: int, duplicate: bool, 
 
 @jit_borrowing
 def choosing_ahead(seats, state):
-    """Whether the decision ``state.clock`` points at is a lookahead chooser's move."""
+    """Whether the decision ``state.clock`` points at is a lookahead or fitted chooser's
+    move."""
     players = state.eaten_count.shape[0]
     turn = state.clock[TURN]
     if state.pending[PENDING] != NOTHING or turn == 0 or turn > players:
         return False
-    return seats.codes[(waiter_of(state.clock, players) + turn) % players, 0] == LOOKAHEAD
+    return seats.codes[(waiter_of(state.clock, players) + turn) % players, 0] in (LOOKAHEAD,
+                                                                                 FITTED)
 
 
 @jit_borrowing
 def record_choice(rules, seats, state, scratch, space, inputs, values, decisions, row,
                   decision):
-    """Make the lookahead chooser's move at ``state.clock`` and write one example per
-    candidate from row ``row`` on (decision number ``decision``); returns the next row."""
+    """Write one example per candidate of the choice at ``state.clock`` from row ``row``
+    on (decision number ``decision``), each valued by the lookahead, and make the move: the
+    lookahead's, or a fitted chooser's own (so that the games go where it leads them);
+    returns the next row."""
     players = state.eaten_count.shape[0]
     turn = state.clock[TURN]
     seat = (waiter_of(state.clock, players) + turn) % players
@@ -119,5 +122,8 @@ def record_choice(rules, seats, state, scratch, space, inputs, values, decisions
         decisions[row] = decision
         row += 1
         c += 1
+    if seats.codes[seat, 0] == FITTED:
+        action, index, eat_mask = fitted_action(seats, seat, turn, state.clock[PORTIONS], view,
+                                                state.banked, state.eaten_cream, rules, scratch)
     choose(seat, action, index, eat_mask, rules, state)
     return row

@@ -174,14 +174,31 @@ def test_examples_are_one_row_per_candidate_of_every_lookahead_choice():
     a = table.rules.arrays
     codes, params = Strategy.arrays(table.strategies)
     rules = kernel.rule_data(a, _cut_masks(a["slices_per_cake"], a["portion_limit"]))
-    inputs, values, decisions = lookahead_examples(4, 0, 3, False, rules, codes, params)
+    no_policy = np.zeros((2, 0))
+    inputs, values, decisions = lookahead_examples(4, 0, 3, False, rules, codes, params,
+                                                   no_policy)
     assert inputs.shape[1] == fitted.policy_shape(2, KINDS)["inputs"]
     starts = np.flatnonzero(np.r_[True, decisions[1:] != decisions[:-1]])
     assert len(starts) == decisions.max() + 1 == 3 * 5 * 2
     assert np.array_equal(np.flatnonzero(inputs[:, -1]), starts)
     assert np.isfinite(values).all() and len(values) > len(starts)
-    again = lookahead_examples(4, 0, 3, False, rules, codes, params)
+    again = lookahead_examples(4, 0, 3, False, rules, codes, params, no_policy)
     assert np.array_equal(again[1], values) and np.array_equal(again[0], inputs)
+
+
+def test_a_learner_round_values_the_learners_choices_where_its_moves_lead():
+    # Game 0 seats the learner twice (two choices a cake), game 1 the learner and the
+    # tuned bot (one); every choice is valued, the greedy move first.
+    examples = GAME.training_examples(2, 4, 0, 2, greedy_policy(2))
+    starts = np.flatnonzero(np.r_[True, np.diff(examples.decisions) != 0])
+    assert len(starts) == examples.decisions.max() + 1 == 5 * 2 + 5
+    assert np.array_equal(np.flatnonzero(examples.inputs[:, -1]), starts)
+    # The learner's own moves are played: another network meets the same first position
+    # and then other ones.
+    other = GAME.training_examples(2, 4, 0, 2, random_policy(2, seed=3))
+    width = fitted.position_width(2, KINDS)
+    assert np.array_equal(other.inputs[0, :width], examples.inputs[0, :width])
+    assert not np.array_equal(other.inputs[-1, :width], examples.inputs[-1, :width])
 
 
 def test_a_missing_or_misshapen_policy_names_the_file(policies):

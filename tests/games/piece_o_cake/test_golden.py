@@ -1,4 +1,5 @@
-"""Golden replays of Piece o' Cake (see ``tests.golden``), the search players' included."""
+"""Golden replays of Piece o' Cake (see ``tests.golden``), the search, lookahead and fitted
+players' included (``fitted`` with the shipped policy: a new one shows as a diff here)."""
 
 from pathlib import Path
 
@@ -12,7 +13,8 @@ GOLDEN = Path(__file__).with_name("golden")
 CASES = [(2, "base", "greedy", 3), (3, "compensation", "greedy", 7),
          (4, "compensation", "greedy-balanced", 1), (5, "base", "random", 4),
          (4, "joker-compensation-2-rounds", "tuned", 5), (3, "joker-3-rounds", "random", 2),
-         (2, "base", "search", 3), (4, "base", "search-tree", 6)]
+         (2, "base", "search", 3), (4, "base", "search-tree", 6),
+         (3, "base", "lookahead", 2), (2, "base", "lookahead2", 1), (4, "base", "fitted", 3)]
 
 
 def seats(strategy: str, players: int) -> list:
