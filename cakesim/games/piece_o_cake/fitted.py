@@ -193,13 +193,20 @@ def fitted_action(seats, seat, turn, n_portions, view, banked, eaten_cream, rule
 
 
 @jit_borrowing
-def fitted_to_move(seats, state):
-    """Whether the decision ``state.clock`` points at is a fitted chooser's move."""
+def chooser_code(seats, state):
+    """The chooser code of the seat whose choice ``state.clock`` points at; -1 when the
+    decision is no chooser's move (a cut, a set-aside slice, a joker decision)."""
     players = state.eaten_count.shape[0]
     turn = state.clock[TURN]
     if state.pending[PENDING] != NOTHING or turn == 0 or turn > players:
-        return False
-    return seats.codes[(waiter_of(state.clock, players) + turn) % players, 0] == FITTED
+        return -1
+    return seats.codes[(waiter_of(state.clock, players) + turn) % players, 0]
+
+
+@jit_borrowing
+def fitted_to_move(seats, state):
+    """Whether the decision ``state.clock`` points at is a fitted chooser's move."""
+    return chooser_code(seats, state) == FITTED
 
 
 @jit_borrowing

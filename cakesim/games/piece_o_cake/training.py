@@ -17,7 +17,8 @@ import numpy as np
 
 from cakesim.engine.jit import jit_borrowing
 from cakesim.games.piece_o_cake.fitted import (
-    fitted_action,
+    chooser_code,
+    make_fitted_move,
     move_features,
     move_width,
     position_features,
@@ -26,8 +27,6 @@ from cakesim.games.piece_o_cake.fitted import (
 from cakesim.games.piece_o_cake.kernel import new_bundles, set_up_game
 from cakesim.games.piece_o_cake.lookahead import look_ahead, lookahead_choice, waits_for_lookahead
 from cakesim.games.piece_o_cake.steps import (
-    NOTHING,
-    PENDING,
     PORTIONS,
     TURN,
     advance,
@@ -86,12 +85,7 @@ def lookahead_examples(seed: int, first_game: int, games: int, duplicate: bool, 
 def choosing_ahead(seats, state):
     """Whether the decision ``state.clock`` points at is a lookahead or fitted chooser's
     move."""
-    players = state.eaten_count.shape[0]
-    turn = state.clock[TURN]
-    if state.pending[PENDING] != NOTHING or turn == 0 or turn > players:
-        return False
-    return seats.codes[(waiter_of(state.clock, players) + turn) % players, 0] in (LOOKAHEAD,
-                                                                                 FITTED)
+    return chooser_code(seats, state) in (LOOKAHEAD, FITTED)
 
 
 @jit_borrowing
@@ -123,7 +117,7 @@ def record_choice(rules, seats, state, scratch, space, inputs, values, decisions
         row += 1
         c += 1
     if seats.codes[seat, 0] == FITTED:
-        action, index, eat_mask = fitted_action(seats, seat, turn, state.clock[PORTIONS], view,
-                                                state.banked, state.eaten_cream, rules, scratch)
-    choose(seat, action, index, eat_mask, rules, state)
+        make_fitted_move(rules, seats, state, scratch)
+    else:
+        choose(seat, action, index, eat_mask, rules, state)
     return row
