@@ -33,6 +33,10 @@ from cakesim.kits.strategies import TUNED, read_tuned, tuned_path
 LOOKAHEAD2 = "lookahead2"
 """The built-in strategy that chooses by lookahead and cuts by the two-ply lookahead."""
 
+FITTED_SEARCH = "fitted-search"
+"""The built-in strategy that chooses by its fitted network and cuts by the search
+(``search``'s iterations), its play-outs chosen by that network at every seat."""
+
 
 @cache
 def _cut_masks(slices: int, most: int) -> np.ndarray:
@@ -62,7 +66,8 @@ class PieceOCake(SlicingGame, Trainable):
                      BenchTarget("search, depth 8", rate=100.0, ratio=1.0, players=4),
                      BenchTarget(LOOKAHEAD, rate=20_000.0, ratio=1.0, players=4),
                      BenchTarget(LOOKAHEAD2, rate=20_000.0, ratio=1.0, players=4),
-                     BenchTarget(FITTED_CHOICE, rate=20_000.0, ratio=300.0, players=4))
+                     BenchTarget(FITTED_CHOICE, rate=20_000.0, ratio=300.0, players=4),
+                     BenchTarget(FITTED_SEARCH, rate=20_000.0, ratio=1.0, players=4))
     """Issue 2's targets (greedy-balanced at every seat, P = 2..5), issue 13's (the tuned
     bot at 4 players: a +-0.5 pp first_player_bias in about a minute on 2 cores), issue
     14's (the search player at every seat, 4 players: a 5,000-game skill row in under a
@@ -74,7 +79,9 @@ class PieceOCake(SlicingGame, Trainable):
     population (>= 20,000 games/s per core at 4 players); today the lookahead plays about
     300 and the two-ply lookahead about 150 (docs/piece_o_cake.md). The fitted chooser
     (the tuned bot choosing by its network) has the same rate to meet, and the tuned bot's
-    ratio: its reference engine evaluates the network in plain Python."""
+    ratio: its reference engine evaluates the network in plain Python. ``fitted-search``,
+    the fitted chooser searching its cuts, is a candidate for that population too (about
+    90 games/s, 2026-12-06), with the search's ratio."""
     rule_files: ClassVar[dict[str, str]] = {"rules": "path"}
     """Files an experiment may name (``rules = "..."``), and their ``load_rules`` keyword."""
     rule_overrides: ClassVar[dict[str, tuple[str, ...]]] = {"tie_rule": ("full", "none")}
@@ -100,7 +107,7 @@ class PieceOCake(SlicingGame, Trainable):
     lookahead_cutters: ClassVar[dict[str, str]] = {LOOKAHEAD: LOOKAHEAD, LOOKAHEAD2: LOOKAHEAD2}
     """The lookahead player, and the two-ply one: the same chooser cutting by ``lookahead2``."""
     strategy_names = (*BUILTIN, TUNED, FITTED_CHOICE, *lookahead_cutters,
-                      *SlicingGame.search_budgets)
+                      *SlicingGame.search_budgets, FITTED_SEARCH)
 
     teacher = LOOKAHEAD2
     """The fitted chooser learns the lookahead chooser's values in two-ply lookahead
@@ -161,12 +168,18 @@ class PieceOCake(SlicingGame, Trainable):
     def named_strategy(self, name: str, players: int | None = None,
                        variant: str | None = None):
         """As every slicing game's; ``tuned`` also takes the joker weights tuned in the
-        joker variant (``tuned/Pp-joker.toml``), where that tuning was shipped, and
-        ``fitted`` is the tuned bot choosing by its fitted network (``policies/``)."""
+        joker variant (``tuned/Pp-joker.toml``), where that tuning was shipped,
+        ``fitted`` is the tuned bot choosing by its fitted network (``policies/``) and
+        ``fitted-search`` is ``fitted`` searching its cuts with ``search``'s iterations."""
         if name == FITTED_CHOICE:
             # The tuned bot whose choices its fitted network makes (fitted.py).
             return dataclasses.replace(self.named_strategy(TUNED, players, variant),
                                        name=name, chooser=FITTED_CHOICE)
+        if name == FITTED_SEARCH:
+            fitted = self.named_strategy(FITTED_CHOICE, players, variant)
+            searching = self.with_weights(fitted, name, {"iterations": float(
+                self.search_budgets["search"])})
+            return dataclasses.replace(searching, cutter=self.search_codes["cutter"])
         strategy = super().named_strategy(name, players, variant)
         if name != TUNED or not tuned_path(self, players, "joker").exists():
             return strategy
@@ -198,10 +211,13 @@ class PieceOCake(SlicingGame, Trainable):
         return Chunk(first_game, seat, {m: game[m] for m in self.game_metrics_of(table)})
 
     def bench_tables(self, rules) -> list[tuple[str, TableSpec]]:
-        """Every slicing game's, and the fitted chooser at every seat, 2 and 4 players."""
+        """Every slicing game's, the fitted chooser at every seat, 2 and 4 players, and
+        ``fitted-search`` at every seat, 4 players."""
+        fitted = [(name, players) for name in (FITTED_CHOICE, FITTED_SEARCH)
+                  for players in ((2, 4) if name == FITTED_CHOICE else (4,))]
         return [*super().bench_tables(rules),
-                *((FITTED_CHOICE, self.table(rules, players, [self.named_strategy(
-                    FITTED_CHOICE, players)] * players)) for players in (2, 4))]
+                *((name, self.table(rules, players, [self.named_strategy(name, players)]
+                                    * players)) for name, players in fitted)]
 
     def dealt(self, table: TableSpec, seed: int, deal: int) -> np.ndarray:
         """The slices in stack order (cakes one after another, then the set-aside ones)."""

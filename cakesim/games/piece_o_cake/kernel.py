@@ -369,18 +369,20 @@ def new_scratch(rules, players):
 
 
 @jit
-def new_search_space(rules, params, chances):
+def new_search_space(rules, params, chances, policy):
     """The search player's ``SearchSpace`` at a table of ``rules``, for strategies whose
-    weights and chance tables are shaped as ``params`` and ``chances`` (a row per player)."""
+    weights, chance tables and fitted networks are shaped as ``params``, ``chances`` and
+    ``policy`` (a row per player)."""
     players = params.shape[0]
     n = rules.slices_per_cake
     kinds = rules.majority_value.shape[0]
     box = rules.slice_kind.shape[0]
     cuts = rules.cut_masks.shape[0]
     moves = max(cuts, n + kinds + 1, 2 * (box - rules.cakes * n))
-    # Rollout and model seats never choose by ``fitted``: their policy rows stay empty.
+    # A searcher with a fitted chooser plays out with its network (search.seat_rollout);
+    # the lookahead's model seats never choose by ``fitted``: their policy rows stay empty.
     rollout = Strategies(np.zeros((players, 2), dtype=np.int8), np.zeros_like(params),
-                         np.zeros_like(chances), np.zeros((players, 0)))
+                         np.zeros_like(chances), np.zeros_like(policy))
     iterations, depth = params[:, ITERATIONS], params[:, DEPTH]
     model = Strategies(np.zeros((players, 2), dtype=np.int8), np.zeros_like(params),
                        np.zeros_like(chances), np.zeros((players, 0)))
@@ -424,7 +426,7 @@ def new_bundles(rules, codes, params, policy, search):
     by_player = Strategies(codes, params, chances, policy)
     seats = Strategies(np.empty_like(codes), np.empty_like(params), np.empty_like(chances),
                        np.empty_like(policy))
-    space = None if search is None else new_search_space(rules, params, chances)
+    space = None if search is None else new_search_space(rules, params, chances, policy)
     return (by_player, seats, new_state(rules, players), new_scratch(rules, players), space)
 
 

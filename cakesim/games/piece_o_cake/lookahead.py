@@ -48,6 +48,7 @@ from cakesim.games.piece_o_cake.steps import (
     waiter_of,
 )
 from cakesim.games.piece_o_cake.strategies import (
+    GREEDY,
     LEAD_CUT,
     LOOKAHEAD,
     LOOKAHEAD2_CUT,
@@ -108,7 +109,7 @@ def lookahead_cut(rules, seats, state, scratch, space):
     players = state.eaten_count.shape[0]
     waiter = waiter_of(state.clock, players)
     rollout, world = space.rollout, space.world
-    seat_rollout(seats, waiter, rollout)
+    seat_rollout(seats, waiter, rollout, GREEDY)
     # The copy stops at the waiter's own turn, which is then taken here.
     rollout.codes[waiter, 0] = SEARCH
     cut_masks = rules.cut_masks
@@ -145,7 +146,7 @@ def choice_ahead(rules, seats, state, scratch, rollout, world, bandit):
     waiter = waiter_of(state.clock, players)
     seat = (waiter + state.clock[TURN]) % players
     moves = bandit.move
-    seat_rollout(seats, seat, rollout)
+    seat_rollout(seats, seat, rollout, GREEDY)
     count = choice_candidates(rules, rollout, seat, state, scratch, bandit)
     # The copy stops at the waiter's turn (unless the chooser is the waiter).
     rollout.codes[waiter, 0] = SEARCH
@@ -327,7 +328,7 @@ def lookahead2_cut(rules, seats, state, scratch, space):
     rank_by_lead(rules, seats, state, scratch)
     ranked = scratch.cut_outcome
     model = space.model
-    seat_rollout(seats, waiter, model)
+    seat_rollout(seats, waiter, model, GREEDY)
     for row in range(players):
         model.codes[row, 0] = LOOKAHEAD
     best = 0

@@ -220,7 +220,7 @@ class Game:
         self.start_round(0)
         if any(s.needs_search_space for s in strategies):
             self.search_space = kernel.new_search_space(self.rule_data, self.params,
-                                                        self.chances)
+                                                        self.chances, self.policy)
 
     # The rule steps, in the order of play.
 

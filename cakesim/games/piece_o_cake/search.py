@@ -18,7 +18,10 @@ Powley and Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 20
 3. *Play out*: the chosen move is made in the sampled world and every seat, the searcher
    too, plays the rest of the game with the searcher's heuristic policy (greedy chooser,
    balanced cutter, the strategy's own weights: for the shipped ``search`` strategies the
-   tuned bot's), by the kernel's own rule steps (``steps.advance``). The reward is the
+   tuned bot's), by the kernel's own rule steps (``steps.advance``). A searcher whose
+   chooser is ``fitted`` (it searches only its cuts) plays its play-outs with its fitted
+   network at every seat instead (``rollout_chooser``): the search then sits on top of
+   the population it is tested in, as expert iteration asks. The reward is the
    searcher's win share.
 4. *Decide*: the most visited move (ties: the earlier candidate).
 
@@ -51,6 +54,7 @@ import numpy as np
 
 from cakesim.engine.jit import jit_borrowing
 from cakesim.engine.seeding import next_u64
+from cakesim.games.piece_o_cake.fitted import fitted_to_move, make_fitted_move
 from cakesim.games.piece_o_cake.steps import (
     CAKE,
     NOTHING,
@@ -75,6 +79,7 @@ from cakesim.games.piece_o_cake.strategies import (
     DECLINE_EAT,
     DEPTH,
     EXPLORATION,
+    FITTED,
     GREEDY,
     ITERATIONS,
     PASS,
@@ -113,7 +118,8 @@ class SearchSpace(NamedTuple):
 
     # GameState: the sampled world each iteration plays out (a copy of the real game).
     world: tuple
-    # Strategies: the rollout players, every seat the searcher's heuristic policy.
+    # Strategies: the rollout players, every seat the searcher's policy (``seat_rollout``);
+    # its policy rows the searcher's network, when that is its rollout chooser.
     rollout: tuple
     # slicing.bandit.Bandit: the candidate moves and their statistics. A move's KIND is
     # CUT (DETAIL the gap mask), TAKE (INDEX the portion, DETAIL the eat mask),
@@ -145,7 +151,7 @@ def prepare(rules, seats, state, space):
     seat = (waiter + turn) % players if 0 < turn <= players else waiter
     seat = state.pending[PENDING_SEAT] if state.pending[PENDING] != NOTHING else seat
     params = seats.params[seat]
-    seat_rollout(seats, seat, space.rollout)
+    seat_rollout(seats, seat, space.rollout, rollout_chooser(seats, seat))
     return (seat, int(params[ITERATIONS]), params[EXPLORATION], params[WIDENING],
             int(params[DEPTH]))
 
@@ -170,10 +176,11 @@ def descend(rules, seat, world, scratch, space):
     """The world played on to the searcher's next decision: its rollout seat stops there
     (the search codes, ``steps.advance``), then plays the policy again."""
     codes = space.rollout.codes
+    chooser = codes[seat, 0]
     codes[seat, 0] = SEARCH
     codes[seat, 1] = SEARCH_CUT
-    over = advance(rules, space.rollout, world, scratch)
-    codes[seat, 0] = GREEDY
+    over = play_on(rules, space.rollout, world, scratch)
+    codes[seat, 0] = chooser
     codes[seat, 1] = BALANCED_CUT
     return over
 
@@ -232,24 +239,46 @@ def make_move(kind, index, detail, rules, seats, state, scratch, space):
 
 @implements(driver.finish, SearchSpace)
 def finish(rules, seat, world, scratch, space):
-    """The world played out by the rollout seats (``steps.advance``), then scored."""
-    advance(rules, space.rollout, world, scratch)
+    """The world played out by the rollout seats (``play_on``), then scored."""
+    play_on(rules, space.rollout, world, scratch)
     score_game(rules, world, space.majority, space.total, space.win_units)
     return space.win_units[seat] / WIN_UNITS
 
 
 @jit_borrowing
-def seat_rollout(seats, seat, rollout):
-    """Every rollout seat plays the searcher's weights with the heuristic codes."""
+def rollout_chooser(seats, seat):
+    """How the searcher at ``seat`` plays its play-outs' choices: by its fitted network if
+    it chooses by one (``FITTED``), else greedily (``GREEDY``)."""
+    return FITTED if seats.codes[seat, 0] == FITTED else GREEDY
+
+
+@jit_borrowing
+def seat_rollout(seats, seat, rollout, chooser):
+    """Every rollout seat plays the searcher's weights (and, if it has one, network),
+    choosing by ``chooser`` (``GREEDY`` or ``FITTED``) and cutting balanced."""
     for row in range(rollout.codes.shape[0]):
-        rollout.codes[row, 0] = GREEDY
+        rollout.codes[row, 0] = chooser
         rollout.codes[row, 1] = BALANCED_CUT
         for w in range(rollout.params.shape[1]):
             rollout.params[row, w] = seats.params[seat, w]
+        for w in range(rollout.policy.shape[1]):
+            rollout.policy[row, w] = seats.policy[seat, w]
         flat_from = seats.chances[seat].reshape(-1)
         flat_to = rollout.chances[row].reshape(-1)
         for i in range(flat_from.shape[0]):
             flat_to[i] = flat_from[i]
+
+
+@jit_borrowing
+def play_on(rules, rollout, world, scratch):
+    """``steps.advance`` with the ``rollout`` seats, a fitted chooser's moves made on the
+    way (``advance`` stops at them): on until a searching seat must decide (False) or the
+    game is over (True)."""
+    over = advance(rules, rollout, world, scratch)
+    while not over and fitted_to_move(rollout, world):
+        make_fitted_move(rules, rollout, world, scratch)
+        over = advance(rules, rollout, world, scratch)
+    return over
 
 
 @jit_borrowing

@@ -39,4 +39,4 @@ def table_arrays(players, player, rules=RULES, variant="base"):
     return (rules, kernel.Strategies(codes, params, chances, policy),
             kernel.new_state(rules, players),
             kernel.new_scratch(rules, players),
-            kernel.new_search_space(rules, params, chances))
+            kernel.new_search_space(rules, params, chances, policy))

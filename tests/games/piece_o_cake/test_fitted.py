@@ -11,7 +11,7 @@ from cakesim.engine.errors import InputError
 from cakesim.games.piece_o_cake import fitted, kernel, lookahead, steps
 from cakesim.games.piece_o_cake.game import _cut_masks
 from cakesim.games.piece_o_cake.search import choice_candidates, seat_rollout
-from cakesim.games.piece_o_cake.strategies import Strategy
+from cakesim.games.piece_o_cake.strategies import GREEDY, Strategy
 from cakesim.games.piece_o_cake.training import lookahead_examples
 from cakesim.kits.bandit import DETAIL, INDEX, KIND
 from cakesim.kits.policy import policy_length, write_policy
@@ -60,6 +60,15 @@ def test_the_named_fitted_is_the_tuned_bot_choosing_by_its_network():
     assert (named.chooser, named.cutter) == ("fitted", tuned.cutter)
     assert named.weights == tuned.weights
     assert "fitted" in GAME.strategy_names
+
+
+def test_the_named_fitted_search_is_fitted_searching_its_cuts_as_search_does():
+    named, fitted = GAME.named_strategy("fitted-search", 4), GAME.named_strategy("fitted", 4)
+    search = GAME.named_strategy("search", 4)
+    assert (named.chooser, named.cutter) == ("fitted", "search")
+    assert named.all_weights() == fitted.all_weights() | {
+        "iterations": search.all_weights()["iterations"]}
+    assert named.needs_search_space and "fitted-search" in GAME.strategy_names
 
 
 def test_only_the_kernel_with_the_working_space_plays_a_fitted_chooser(policies, monkeypatch):
@@ -111,7 +120,7 @@ def test_the_fitted_move_is_the_best_scored_of_the_lookahead_candidates(policies
         # The waiter (seat 0) cuts; the first chooser, seat 1, is next.
         steps.cut_cake(lookahead.lead_cut(rules, seats, state, scratch), state)
         view, portions = state.seen, state.clock[steps.PORTIONS]
-        seat_rollout(seats, 1, space.rollout)
+        seat_rollout(seats, 1, space.rollout, GREEDY)
         count = choice_candidates(rules, space.rollout, 1, state, scratch, space.bandit)
         moves = [tuple(int(x) for x in space.bandit.move[c, [KIND, INDEX, DETAIL]])
                  for c in range(count)]
@@ -147,6 +156,47 @@ def test_kernel_matches_reference_with_a_fitted_chooser_cutting_two_plies_ahead(
                        duplicate=True)
     assert_parity(table, seed=9, first=0, games=players)
 
+
+
+def fitted_searching_cuts(players, iterations=24):
+    """``fitted-search`` (the fitted player cutting by the search, its play-outs by its
+    network) on a small budget."""
+    return GAME.with_weights(GAME.named_strategy("fitted-search", players), "fitted-search",
+                             {"iterations": float(iterations)})
+
+
+@pytest.mark.parametrize(("players", "variant"), [(2, "base"), (4, "joker-compensation")])
+def test_kernel_matches_reference_with_a_fitted_chooser_searching_its_cuts(
+        policies, players, variant):
+    kinds = KINDS + ("joker" in variant)
+    policies(players, random_policy(players, seed=13, kinds=kinds), kinds=kinds)
+    others = [GAME.named_strategy("search", players), fitted_player(players),
+              GAME.named_strategy("tuned", players)]
+    table = GAME.table(RULES, players, [fitted_searching_cuts(players), *others][:players],
+                       variant, duplicate=True)
+    assert_parity(table, seed=10, first=0, games=players)
+
+
+def test_a_searcher_with_a_fitted_chooser_plays_out_by_its_network(policies):
+    # A network that follows the greedy flag plays the tuned bot's moves, so its search
+    # plays out as the tuned bot's does: the same games as the tuned bot searching its
+    # cuts. Another network plays other play-outs (the search reads it), and those make
+    # other cuts.
+    policies(2, greedy_policy(2))
+    tuned_search = replace(GAME.named_strategy("tuned", 2), name="t", cutter="search")
+    tuned_search = GAME.with_weights(tuned_search, "t", {"iterations": 24.0})
+    searching = GAME.table(RULES, 2, [fitted_searching_cuts(2)] * 2, "base")
+    tuned = GAME.table(RULES, 2, [tuned_search] * 2, "base")
+    a, b = (GAME.play_chunk(t, 6, 0, 20) for t in (searching, tuned))
+    assert all(np.array_equal(a.seat[m], b.seat[m]) for m in a.seat)
+    # The fitted chooser alone, with the same random network, against its search: only
+    # the cuts differ, and they do.
+    policies(2, random_policy(2, seed=4))
+    c = GAME.play_chunk(searching, 6, 0, 20)
+    balanced = GAME.table(RULES, 2, [fitted_player(2)] * 2, "base")
+    d = GAME.play_chunk(balanced, 6, 0, 20)
+    assert not np.array_equal(c.seat["total"], a.seat["total"])
+    assert not np.array_equal(c.seat["total"], d.seat["total"])
 
 def test_position_inputs_are_relative_to_the_chooser(policies):
     policies(3, random_policy(3, seed=0))

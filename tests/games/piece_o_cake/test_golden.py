@@ -14,7 +14,8 @@ CASES = [(2, "base", "greedy", 3), (3, "compensation", "greedy", 7),
          (4, "compensation", "greedy-balanced", 1), (5, "base", "random", 4),
          (4, "joker-compensation-2-rounds", "tuned", 5), (3, "joker-3-rounds", "random", 2),
          (2, "base", "search", 3), (4, "base", "search-tree", 6),
-         (3, "base", "lookahead", 2), (2, "base", "lookahead2", 1), (4, "base", "fitted", 3)]
+         (3, "base", "lookahead", 2), (2, "base", "lookahead2", 1), (4, "base", "fitted", 3),
+         (3, "base", "fitted-search", 4)]
 
 
 def seats(strategy: str, players: int) -> list:

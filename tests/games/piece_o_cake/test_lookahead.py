@@ -168,7 +168,7 @@ def test_the_choice_leaves_the_chooser_furthest_ahead():
         # The candidates: the greedy move first, then every other take, decline and pass.
         rollout = kernel.Strategies(seats.codes.copy(), seats.params.copy(),
                                     seats.chances.copy(), seats.policy.copy())
-        seat_rollout(seats, 1, rollout)
+        seat_rollout(seats, 1, rollout, strategies.GREEDY)
         assert (rollout.codes[:, 1] == BALANCED_CUT).all()
         count = choice_candidates(rules, rollout, 1, state, scratch, space.bandit)
         moves = [tuple(int(x) for x in space.bandit.move[c, [KIND, INDEX, DETAIL]])
@@ -222,7 +222,7 @@ def test_the_two_ply_cut_is_the_best_served_of_the_lead_cutters_top_cuts(players
         cut = _first_cut(rules, seats, state, scratch, space)
         lookahead.rank_by_lead(rules, seats, state, scratch)
         ranked = np.argsort(-scratch.cut_outcome, kind="stable")[:lookahead.LEAD_RANKED]
-        seat_rollout(seats, 0, space.model)
+        seat_rollout(seats, 0, space.model, strategies.GREEDY)
         space.model.codes[:, 0] = strategies.LOOKAHEAD
         leads = [lookahead.served_ahead(rules, space.model, 0, rules.cut_masks[c], state,
                                         scratch, space) for c in ranked]

@@ -34,9 +34,9 @@ def _default_or_slow(players: int, strategy: str) -> tuple:
     return () if default else (pytest.mark.slow,)
 
 
-JOKER_NAMES = [s for s in STRATEGY_NAMES if s != "fitted"]
-"""Every strategy but the fitted chooser, whose shipped networks read the base rules' kinds
-(at a table with the joker it is refused: test_fitted.py)."""
+JOKER_NAMES = [s for s in STRATEGY_NAMES if GAME.named_strategy(s, 2).chooser != "fitted"]
+"""Every strategy but those choosing by a fitted network, whose shipped networks read the
+base rules' kinds (at a table with the joker it is refused: test_fitted.py)."""
 
 # The joker and several rounds, every strategy; the joker-placing and swapping player at
 # every count (the shipped strategies seldom swap).
@@ -99,7 +99,7 @@ def test_tied_majorities_scoring_nothing():
 
 # The enumerating cutter plays about 10 games/s in the plain-Python reference, a search
 # player a few games/s: fewer games.
-LONG_RUN = {"greedy": 300, "search": 1000, "search-deep": 300}
+LONG_RUN = {"greedy": 300, "search": 1000, "search-deep": 300, "fitted-search": 300}
 
 
 @pytest.mark.slow

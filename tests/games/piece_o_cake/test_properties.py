@@ -16,7 +16,8 @@ from tests.games.piece_o_cake.conftest import (
 def _playable(players: int, variant: str, names: list[str]) -> str:
     """``variant``, or base where the count has no such variant or a fitted chooser plays
     the joker (its shipped networks read the base rules' kinds)."""
-    fitted_joker = "fitted" in names and "joker" in variant
+    fitted_joker = "joker" in variant and any(
+        GAME.named_strategy(n, players).chooser == "fitted" for n in names)
     return variant if GAME.has_variant(RULES, players, variant) and not fitted_joker else "base"
 
 
