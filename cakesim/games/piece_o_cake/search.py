@@ -174,10 +174,13 @@ def candidates(rules, seat, state, scratch, space, bandit):
 @implements(driver.descend, SearchSpace)
 def descend(rules, seat, world, scratch, space):
     """The world played on to the searcher's next decision: its rollout seat stops there
-    (the search codes, ``steps.advance``), then plays the policy again."""
+    (the search codes, ``steps.advance``), then plays the policy again. A searcher with a
+    fitted chooser searches only its cuts: its choices on the way stay its network's, as
+    they are in the real game."""
     codes = space.rollout.codes
     chooser = codes[seat, 0]
-    codes[seat, 0] = SEARCH
+    if chooser != FITTED:
+        codes[seat, 0] = SEARCH
     codes[seat, 1] = SEARCH_CUT
     over = play_on(rules, space.rollout, world, scratch)
     codes[seat, 0] = chooser

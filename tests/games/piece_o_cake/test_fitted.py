@@ -10,7 +10,13 @@ import pytest
 from cakesim.engine.errors import InputError
 from cakesim.games.piece_o_cake import fitted, kernel, lookahead, steps
 from cakesim.games.piece_o_cake.game import _cut_masks
-from cakesim.games.piece_o_cake.search import choice_candidates, seat_rollout
+from cakesim.games.piece_o_cake.search import (
+    choice_candidates,
+    copy_game,
+    descend,
+    rollout_chooser,
+    seat_rollout,
+)
 from cakesim.games.piece_o_cake.strategies import GREEDY, Strategy
 from cakesim.games.piece_o_cake.training import lookahead_examples
 from cakesim.kits.bandit import DETAIL, INDEX, KIND
@@ -158,22 +164,24 @@ def test_kernel_matches_reference_with_a_fitted_chooser_cutting_two_plies_ahead(
 
 
 
-def fitted_searching_cuts(players, iterations=24):
+def fitted_searching_cuts(players, iterations=24, depth=1):
     """``fitted-search`` (the fitted player cutting by the search, its play-outs by its
-    network) on a small budget."""
+    network) on a small budget, with a tree ``depth`` decisions deep."""
     return GAME.with_weights(GAME.named_strategy("fitted-search", players), "fitted-search",
-                             {"iterations": float(iterations)})
+                             {"iterations": float(iterations), "depth": float(depth)})
 
 
-@pytest.mark.parametrize(("players", "variant"), [(2, "base"), (4, "joker-compensation")])
+@pytest.mark.parametrize(("players", "variant", "depth"), [
+    (2, "base", 1), (4, "joker-compensation", 1), (3, "compensation-2-rounds", 8)])
 def test_kernel_matches_reference_with_a_fitted_chooser_searching_its_cuts(
-        policies, players, variant):
+        policies, players, variant, depth):
     kinds = KINDS + ("joker" in variant)
     policies(players, random_policy(players, seed=13, kinds=kinds), kinds=kinds)
     others = [GAME.named_strategy("search", players), fitted_player(players),
               GAME.named_strategy("tuned", players)]
-    table = GAME.table(RULES, players, [fitted_searching_cuts(players), *others][:players],
-                       variant, duplicate=True)
+    searcher = fitted_searching_cuts(players, depth=depth)
+    table = GAME.table(RULES, players, [searcher, *others][:players], variant,
+                       duplicate=True)
     assert_parity(table, seed=10, first=0, games=players)
 
 
@@ -197,6 +205,30 @@ def test_a_searcher_with_a_fitted_chooser_plays_out_by_its_network(policies):
     d = GAME.play_chunk(balanced, 6, 0, 20)
     assert not np.array_equal(c.seat["total"], a.seat["total"])
     assert not np.array_equal(c.seat["total"], d.seat["total"])
+
+
+@pytest.mark.parametrize(("searcher", "stops_at"), [("fitted-search", "its next cut"),
+                                                    ("search", "its own choice")])
+def test_a_searchers_tree_goes_down_to_the_next_decision_it_searches(policies, searcher,
+                                                                     stops_at):
+    # With a tree (depth > 1), the world is played on to the searcher's next decision. A
+    # fitted searcher searches only its cuts: its choices on the way are its network's,
+    # so it next stops at its cut of cake 4 (3 players); a searching chooser stops at its
+    # own choice in cake 1, where the waiter chooses last.
+    policies(3, random_policy(3, seed=5))
+    player = GAME.with_weights(GAME.named_strategy(searcher, 3), searcher, {"depth": 8.0})
+    rules, seats, state, scratch, space = table_arrays(3, player)
+    kernel.deal_order(np.uint64(1), 0, 0, state.deal_stream, state.order)
+    steps.start_game(rules, state)
+    seat_rollout(seats, 0, space.rollout, rollout_chooser(seats, 0))
+    steps.cut_cake(rules.cut_masks[5], state)
+    copy_game(state, space.world)
+    assert not descend(rules, 0, space.world, scratch, space)
+    clock = space.world.clock
+    where = (clock[steps.CAKE], clock[steps.TURN])
+    assert where == {"its next cut": (3, 0), "its own choice": (0, 3)}[stops_at]
+    # The rollout seat plays its policy again afterwards.
+    assert space.rollout.codes[0, 0] == rollout_chooser(seats, 0)
 
 def test_position_inputs_are_relative_to_the_chooser(policies):
     policies(3, random_policy(3, seed=0))
