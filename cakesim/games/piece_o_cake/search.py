@@ -31,7 +31,9 @@ searcher's own later decisions (``kits.tree``): ``descend`` plays a world on to 
 searcher's next decision, ``observe`` folds in everything public there (the table, every
 pile, what each seat ate, the joker, the clock; not the world's own set-aside kinds).
 After the next cake is laid out that history is new in almost every world, so the tree
-pays off within a cake: the waiter's cut, then its choice and its set-aside slice.
+pays off within a cake: the waiter's cut, then its choice and its set-aside slice. A
+searcher with a fitted chooser searches only its cuts, so its tree holds cuts alone, the
+next a cake or more later: a depth above 1 buys it little (``fitted-search`` keeps 1).
 
 A cut has hundreds of legal moves (551 at 2 and 4 players): spread evenly, 200 iterations
 would try each about once. The candidates are therefore the policy's own cut, then the
@@ -257,15 +259,18 @@ def rollout_chooser(seats, seat):
 
 @jit_borrowing
 def seat_rollout(seats, seat, rollout, chooser):
-    """Every rollout seat plays the searcher's weights (and, if it has one, network),
-    choosing by ``chooser`` (``GREEDY`` or ``FITTED``) and cutting balanced."""
+    """Every rollout seat plays the searcher's weights, choosing by ``chooser`` (``GREEDY``,
+    or ``FITTED`` with the searcher's network) and cutting balanced."""
     for row in range(rollout.codes.shape[0]):
         rollout.codes[row, 0] = chooser
         rollout.codes[row, 1] = BALANCED_CUT
         for w in range(rollout.params.shape[1]):
             rollout.params[row, w] = seats.params[seat, w]
-        for w in range(rollout.policy.shape[1]):
-            rollout.policy[row, w] = seats.policy[seat, w]
+        # Only a fitted rollout reads the network. The lookahead's model seats, which
+        # seat rollouts too (``lookahead.served_ahead``), have no policy rows to copy.
+        if chooser == FITTED:
+            for w in range(rollout.policy.shape[1]):
+                rollout.policy[row, w] = seats.policy[seat, w]
         flat_from = seats.chances[seat].reshape(-1)
         flat_to = rollout.chances[row].reshape(-1)
         for i in range(flat_from.shape[0]):

@@ -9,7 +9,8 @@ come first), so it can stop at any decision and go on later: ``advance`` plays e
 decision of a heuristic strategy itself and pauses where a searching player must decide.
 The kernel then asks the search (``search.py``), whose rollouts play on with ``advance``
 too, from copies of the game. The search never calls itself: its rollout players are
-heuristic, so ``advance`` never pauses inside a rollout.
+heuristic or fitted, so ``advance`` pauses inside a rollout only at a fitted chooser's
+move, which the rollout makes itself (``search.play_on``).
 
 Bundles are those of ``kernel.py`` (``GameState``, ``View``, ``RuleData``, ``Strategies``,
 ``Scratch``); this module only reads and writes their arrays.
@@ -415,8 +416,9 @@ def advance(rules, seats, state, scratch):
     set-aside slice, the joker's decisions), ``LOOKAHEAD`` (choosing), ``SEARCH_CUT``,
     ``LOOKAHEAD_CUT``, ``LEAD_CUT`` or ``LOOKAHEAD2_CUT`` (cutting) makes ``advance``
     return at its decision, with ``state.clock`` and ``state.pending`` pointing at it; so
-    does a ``FITTED`` chooser's (``fitted.fitted_move`` plays it: the kernel built
-    without the working space then compiles no network).
+    does a ``FITTED`` chooser's (``fitted.fitted_move`` plays it in the real game,
+    ``search.play_on`` in a play-out: the kernel built without the working space then
+    compiles no network).
     """
     view, clock, pending = state.seen, state.clock, state.pending
     players = state.eaten_count.shape[0]

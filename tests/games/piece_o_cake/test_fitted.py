@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from cakesim.engine.errors import InputError
+from cakesim.engine.seeding import DECISION_STREAM, reset_stream
 from cakesim.games.piece_o_cake import fitted, kernel, lookahead, steps
 from cakesim.games.piece_o_cake.game import _cut_masks
 from cakesim.games.piece_o_cake.search import (
@@ -21,6 +22,7 @@ from cakesim.games.piece_o_cake.strategies import GREEDY, Strategy
 from cakesim.games.piece_o_cake.training import lookahead_examples
 from cakesim.kits.bandit import DETAIL, INDEX, KIND
 from cakesim.kits.policy import policy_length, write_policy
+from cakesim.kits.search import decide
 from cakesim.tuning.policy import network_scores
 from tests.conformance.conftest import assert_parity
 from tests.games.piece_o_cake.conftest import GAME, RULES, table_arrays
@@ -186,25 +188,29 @@ def test_kernel_matches_reference_with_a_fitted_chooser_searching_its_cuts(
 
 
 def test_a_searcher_with_a_fitted_chooser_plays_out_by_its_network(policies):
-    # A network that follows the greedy flag plays the tuned bot's moves, so its search
-    # plays out as the tuned bot's does: the same games as the tuned bot searching its
-    # cuts. Another network plays other play-outs (the search reads it), and those make
-    # other cuts.
-    policies(2, greedy_policy(2))
-    tuned_search = replace(GAME.named_strategy("tuned", 2), name="t", cutter="search")
-    tuned_search = GAME.with_weights(tuned_search, "t", {"iterations": 24.0})
-    searching = GAME.table(RULES, 2, [fitted_searching_cuts(2)] * 2, "base")
-    tuned = GAME.table(RULES, 2, [tuned_search] * 2, "base")
-    a, b = (GAME.play_chunk(t, 6, 0, 20) for t in (searching, tuned))
-    assert all(np.array_equal(a.seat[m], b.seat[m]) for m in a.seat)
-    # The fitted chooser alone, with the same random network, against its search: only
-    # the cuts differ, and they do.
-    policies(2, random_policy(2, seed=4))
-    c = GAME.play_chunk(searching, 6, 0, 20)
-    balanced = GAME.table(RULES, 2, [fitted_player(2)] * 2, "base")
-    d = GAME.play_chunk(balanced, 6, 0, 20)
-    assert not np.array_equal(c.seat["total"], a.seat["total"])
-    assert not np.array_equal(c.seat["total"], d.seat["total"])
+    # One searched cut, the first of a game: its play-outs are the only place the network
+    # is read. A network that follows the greedy flag plays out as the greedy chooser
+    # does, so the search's statistics are the tuned bot's, searching its cuts with
+    # greedy play-outs; another network plays other play-outs.
+    tuned_search = GAME.with_weights(
+        replace(GAME.named_strategy("tuned", 2), cutter="search"), "t", {"iterations": 24.0})
+    searched = {}
+    for name, player, weights in (("greedy network", fitted_searching_cuts(2), greedy_policy(2)),
+                                  ("other network", fitted_searching_cuts(2),
+                                   random_policy(2, seed=4)),
+                                  ("greedy play-outs", tuned_search, None)):
+        if weights is not None:
+            policies(2, weights)
+        rules, seats, state, scratch, space = table_arrays(2, player)
+        kernel.deal_order(np.uint64(6), 0, 0, state.deal_stream, state.order)
+        reset_stream(state.seen.stream, np.uint64(6), 0, DECISION_STREAM)
+        steps.start_game(rules, state)
+        decide(rules, seats, state, scratch, space)
+        searched[name] = (space.bandit.visits.copy(), space.bandit.reward.copy())
+    assert searched["greedy network"][0].sum() == 24
+    for a, b in zip(searched["greedy network"], searched["greedy play-outs"], strict=True):
+        assert np.array_equal(a, b)
+    assert not np.array_equal(searched["other network"][1], searched["greedy network"][1])
 
 
 @pytest.mark.parametrize(("searcher", "stops_at"), [("fitted-search", "its next cut"),
