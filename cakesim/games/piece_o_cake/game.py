@@ -213,8 +213,7 @@ class PieceOCake(SlicingGame, Trainable):
     def bench_tables(self, rules) -> list[tuple[str, TableSpec]]:
         """Every slicing game's, the fitted chooser at every seat, 2 and 4 players, and
         ``fitted-search`` at every seat, 4 players."""
-        fitted = [(name, players) for name in (FITTED_CHOICE, FITTED_SEARCH)
-                  for players in ((2, 4) if name == FITTED_CHOICE else (4,))]
+        fitted = [(FITTED_CHOICE, 2), (FITTED_CHOICE, 4), (FITTED_SEARCH, 4)]
         return [*super().bench_tables(rules),
                 *((name, self.table(rules, players, [self.named_strategy(name, players)]
                                     * players)) for name, players in fitted)]

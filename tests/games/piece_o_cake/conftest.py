@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from cakesim.engine.seeding import DECISION_STREAM, reset_stream
 from cakesim.games import game_named
 from cakesim.games.piece_o_cake import fitted, kernel, strategies
 from cakesim.games.piece_o_cake.game import _cut_masks
@@ -40,3 +41,10 @@ def table_arrays(players, player, rules=RULES, variant="base"):
             kernel.new_state(rules, players),
             kernel.new_scratch(rules, players),
             kernel.new_search_space(rules, params, chances, policy))
+
+
+def deal_into(state, seed):
+    """Deal game 0 of ``seed`` into ``state`` (no joker), its decision stream reset, as the
+    kernel sets up a game (``kernel.set_up_game``)."""
+    kernel.deal_order(np.uint64(seed), 0, 0, state.deal_stream, state.order)
+    reset_stream(state.seen.stream, np.uint64(seed), 0, DECISION_STREAM)

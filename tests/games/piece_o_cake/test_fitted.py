@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from cakesim.engine.errors import InputError
-from cakesim.engine.seeding import DECISION_STREAM, reset_stream
 from cakesim.games.piece_o_cake import fitted, kernel, lookahead, steps
 from cakesim.games.piece_o_cake.game import _cut_masks
 from cakesim.games.piece_o_cake.search import (
@@ -25,7 +24,7 @@ from cakesim.kits.policy import policy_length, write_policy
 from cakesim.kits.search import decide
 from cakesim.tuning.policy import network_scores
 from tests.conformance.conftest import assert_parity
-from tests.games.piece_o_cake.conftest import GAME, RULES, table_arrays
+from tests.games.piece_o_cake.conftest import GAME, RULES, deal_into, table_arrays
 
 KINDS = 8
 """Kinds of the shipped rule set (no joker)."""
@@ -165,7 +164,6 @@ def test_kernel_matches_reference_with_a_fitted_chooser_cutting_two_plies_ahead(
     assert_parity(table, seed=9, first=0, games=players)
 
 
-
 def fitted_searching_cuts(players, iterations=24, depth=1):
     """``fitted-search`` (the fitted player cutting by the search, its play-outs by its
     network) on a small budget, with a tree ``depth`` decisions deep."""
@@ -202,8 +200,7 @@ def test_a_searcher_with_a_fitted_chooser_plays_out_by_its_network(policies):
         if weights is not None:
             policies(2, weights)
         rules, seats, state, scratch, space = table_arrays(2, player)
-        kernel.deal_order(np.uint64(6), 0, 0, state.deal_stream, state.order)
-        reset_stream(state.seen.stream, np.uint64(6), 0, DECISION_STREAM)
+        deal_into(state, 6)
         steps.start_game(rules, state)
         decide(rules, seats, state, scratch, space)
         searched[name] = (space.bandit.visits.copy(), space.bandit.reward.copy())
@@ -235,6 +232,7 @@ def test_a_searchers_tree_goes_down_to_the_next_decision_it_searches(policies, s
     assert where == {"its next cut": (3, 0), "its own choice": (0, 3)}[stops_at]
     # The rollout seat plays its policy again afterwards.
     assert space.rollout.codes[0, 0] == rollout_chooser(seats, 0)
+
 
 def test_position_inputs_are_relative_to_the_chooser(policies):
     policies(3, random_policy(3, seed=0))

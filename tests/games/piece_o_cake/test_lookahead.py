@@ -6,7 +6,6 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from cakesim.engine.seeding import DECISION_STREAM, reset_stream
 from cakesim.games.piece_o_cake import kernel, lookahead, steps, strategies
 from cakesim.games.piece_o_cake.search import choice_candidates, seat_rollout
 from cakesim.games.piece_o_cake.strategies import (
@@ -17,7 +16,7 @@ from cakesim.games.piece_o_cake.strategies import (
 )
 from cakesim.kits.bandit import DETAIL, INDEX, KIND
 from tests.conformance.conftest import assert_parity
-from tests.games.piece_o_cake.conftest import GAME, RULES, table_arrays
+from tests.games.piece_o_cake.conftest import GAME, RULES, deal_into, table_arrays
 
 
 def looking_ahead(players):
@@ -114,8 +113,7 @@ def _first_choice(rules, seats, state, scratch, space):
                                                         (cutting_by_lead, _first_cut)])
 def test_the_lookahead_cannot_see_the_hidden_order(player, first_decision):
     rules, seats, state, scratch, space = table_arrays(4, player(4))
-    kernel.deal_order(np.uint64(9), 0, 0, state.deal_stream, state.order)
-    reset_stream(state.seen.stream, np.uint64(9), 0, DECISION_STREAM)
+    deal_into(state, 9)
     n = rules.slices_per_cake
     decision = first_decision(rules, seats, state, scratch, space)
     hidden = state.order[n:].copy()

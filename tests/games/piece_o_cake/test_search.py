@@ -7,13 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cakesim.engine.seeding import DECISION_STREAM, reset_stream
 from cakesim.games.piece_o_cake import kernel, search, steps, strategies
 from cakesim.games.piece_o_cake.rules import JOKER_PLACEMENTS
 from cakesim.kits.bandit import INDEX, KIND
 from cakesim.kits.search import search_decision
 from tests.conformance.conftest import assert_parity
-from tests.games.piece_o_cake.conftest import GAME, RULES, reference_result, table_arrays
+from tests.games.piece_o_cake.conftest import GAME, RULES, deal_into, reference_result, table_arrays
 
 
 def searcher(players, iterations=12.0, **weights):
@@ -130,8 +129,7 @@ def _decision(rules, seats, state, scratch, space, stream):
 def test_the_search_cannot_see_the_hidden_order(depth):
     # With a tree too: its nodes are keyed by what the searcher knows, not by the deal.
     rules, seats, state, scratch, space = table_arrays(3, searcher(3, 60.0, depth=depth))
-    kernel.deal_order(np.uint64(9), 0, 0, state.deal_stream, state.order)
-    reset_stream(state.seen.stream, np.uint64(9), 0, DECISION_STREAM)
+    deal_into(state, 9)
     steps.start_game(rules, state)
     assert not steps.advance(rules, seats, state, scratch)  # the first cut
     stream = state.seen.stream.copy()
