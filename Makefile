@@ -75,6 +75,9 @@ tune: install  ## re-tune the shipped tuned strategies of both slicing games (P 
 # (about 1,000 to 3,000 games/s per core): their searches are smaller, as the report says.
 EXPLOIT := $(PY) -m cakesim exploit
 SMALLER := --budget 48 --games 1000 --confirm 10000
+# fitted-search at every other seat plays about 100 games/s per core at 4 players: about
+# 35 min for its three counts.
+SEARCHED := --budget 60 --games 1000 --confirm 4000
 # Every target meets every challenger: the named strategies (the search players at 100 and
 # 300 iterations among them), the tuning's population and the tuner in every code family.
 # The search player is exploited heads-up only, with the smaller search: every game a
@@ -94,6 +97,10 @@ exploitability: install  ## best responses to every named strategy: reports/expl
 		$(ARGS) --strategy lookahead
 	$(EXPLOIT) piece-o-cake --players 2 3 4 5 --report reports/exploitability $(SMALLER) \
 		$(ARGS) --strategy lookahead2
+	$(EXPLOIT) piece-o-cake --players 2 3 4 5 --report reports/exploitability $(SMALLER) \
+		$(ARGS) --strategy fitted
+	$(EXPLOIT) piece-o-cake --players 2 4 5 --report reports/exploitability $(SEARCHED) \
+		$(ARGS) --strategy fitted-search
 	$(EXPLOIT) part-du-chef --players 2 3 4 5 --report reports/exploitability $(ARGS) \
 		--strategy random greedy-balanced hoarder glutton greedy-deny tuned
 	$(EXPLOIT) part-du-chef --players 2 --report reports/exploitability $(ARGS) \

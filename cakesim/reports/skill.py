@@ -201,11 +201,12 @@ def trace_headline(data: dict) -> str:
 
 
 def trace_lead(data: dict) -> str:
-    """How a quoting report introduces the trace's last level: as the strongest play tried
-    unless it lost to the level below somewhere (``weaker_at``)."""
+    """How a quoting report introduces the trace's last level: as the trace's strongest
+    unless it lost to the level below somewhere (``weaker_at``); players outside the trace
+    may still beat it (reports/exploitability), so the lead never claims more."""
     if weaker_at(data):
         return "Under the last level of the skill trace, which is not the strongest everywhere,"
-    return "Under the strongest play tried,"
+    return "Under the skill trace's strongest level,"
 
 
 def weaker_at(data: dict) -> list[str]:

@@ -471,9 +471,9 @@ def test_a_report_quotes_its_skill_trace_and_the_digest_of_the_trace_it_read(tmp
         f"Strongest tried, tuned ({skill._settled(trace)}): first waiter 3P base {gaps[0]} pp, "
         f"3P compensation {gaps[1]} pp.")
     assert after["answer"]["line"].startswith(quoted["line"] + " First waiter against fair")
-    # The strongest play tried leads the answer; the report's own players follow.
+    # The trace's strongest level leads the answer; the report's own players follow.
     assert after["answer"]["paragraph"].startswith(
-        f"Under the strongest play tried, {quoted['words']} For comparison: ")
+        f"Under the skill trace's strongest level, {quoted['words']} For comparison: ")
 
 
 def test_a_skill_trace_must_name_an_experiment_beside_the_file(tmp_path):
@@ -522,7 +522,7 @@ def test_a_last_level_that_loses_to_the_one_below_is_not_called_the_strongest():
     assert skill.trace_headline(ordered) == (
         "From tree800 to lookahead2, the strongest two levels, every seat's share is still "
         "moving by more than 1 pp at 2P base and 4P base.")
-    assert skill.trace_lead(ordered) == "Under the strongest play tried,"
+    assert skill.trace_lead(ordered) == "Under the skill trace's strongest level,"
     unordered = {"settings": [_last_step("2P base", "stronger"),
                               _last_step("4P base", "weaker"),
                               _last_step("5P base", "weaker")]}
