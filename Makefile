@@ -111,6 +111,8 @@ exploitability: install  ## best responses to every named strategy: reports/expl
 		--strategy search
 	$(EXPLOIT) part-du-chef --players 2 3 4 --report reports/exploitability $(SMALLER) \
 		$(ARGS) --strategy lookahead
+	$(EXPLOIT) topp-die-torte --players 2 3 4 --report reports/exploitability $(ARGS) \
+		--strategy random greedy tuned
 	$(PY) -m cakesim reports
 
 clean:

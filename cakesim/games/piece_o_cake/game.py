@@ -71,9 +71,10 @@ class PieceOCake(SlicingGame, Trainable):
     """Issue 2's targets (greedy-balanced at every seat, P = 2..5), issue 13's (the tuned
     bot at 4 players: a +-0.5 pp first_player_bias in about a minute on 2 cores), issue
     14's (the search player at every seat, 4 players: a 5,000-game skill row in under a
-    minute on 2 cores) and issue 30's (``search-deep``, 300 iterations, and the tree the
-    skill trace plays, at 100: the trace's cost grows with the iterations from there,
-    so that the whole trace stays within an hour on 2 cores). The reference engine runs
+    minute on 2 cores) and issue 30's (``search-deep``, 300 iterations, and the search
+    with a tree at 100, the skill trace's levels until 2026-12-06: the trace's cost grows
+    with the iterations from there, so that the whole trace stays within an hour on 2
+    cores). The reference engine runs
     the search compiled too (see ``reference.py``), so the search's ratio only asks that
     the kernel be no slower. The lookahead players' rate is issue 30's for a headline
     population (>= 20,000 games/s per core at 4 players); today the lookahead plays about
@@ -81,7 +82,8 @@ class PieceOCake(SlicingGame, Trainable):
     (the tuned bot choosing by its network) has the same rate to meet, and the tuned bot's
     ratio: its reference engine evaluates the network in plain Python. ``fitted-search``,
     the fitted chooser searching its cuts, is a candidate for that population too (about
-    100 games/s at 4 players, 2026-12-06), with the search's ratio."""
+    100 games/s at 4 players, 2026-12-06), with the search's ratio; the skill trace's
+    levels are it with a tree (about 5 % slower) at 100 to 800 iterations."""
     rule_files: ClassVar[dict[str, str]] = {"rules": "path"}
     """Files an experiment may name (``rules = "..."``), and their ``load_rules`` keyword."""
     rule_overrides: ClassVar[dict[str, tuple[str, ...]]] = {"tie_rule": ("full", "none")}
