@@ -76,7 +76,7 @@ tune: install  ## re-tune the shipped tuned strategies of both slicing games (P 
 EXPLOIT := $(PY) -m cakesim exploit
 SMALLER := --budget 48 --games 1000 --confirm 10000
 # fitted-search at every other seat plays about 100 games/s per core at 4 players: about
-# 35 min for its three counts.
+# 40 min for its three counts.
 SEARCHED := --budget 60 --games 1000 --confirm 4000
 # Every target meets every challenger: the named strategies (the search players at 100 and
 # 300 iterations among them), the tuning's population and the tuner in every code family.

@@ -74,16 +74,16 @@ class PieceOCake(SlicingGame, Trainable):
     minute on 2 cores) and issue 30's (``search-deep``, 300 iterations, and the search
     with a tree at 100, the skill trace's levels until 2026-12-06: the trace's cost grows
     with the iterations from there, so that the whole trace stays within an hour on 2
-    cores). The reference engine runs
-    the search compiled too (see ``reference.py``), so the search's ratio only asks that
-    the kernel be no slower. The lookahead players' rate is issue 30's for a headline
-    population (>= 20,000 games/s per core at 4 players); today the lookahead plays about
-    300 and the two-ply lookahead about 150 (docs/piece_o_cake.md). The fitted chooser
-    (the tuned bot choosing by its network) has the same rate to meet, and the tuned bot's
-    ratio: its reference engine evaluates the network in plain Python. ``fitted-search``,
-    the fitted chooser searching its cuts, is a candidate for that population too (about
-    100 games/s at 4 players, 2026-12-06), with the search's ratio; the skill trace's
-    levels are it with a tree (about 5 % slower) at 100 to 800 iterations."""
+    cores). The reference engine runs the search compiled too (see ``reference.py``), so
+    the search's ratio only asks that the kernel be no slower. The lookahead players' rate
+    is issue 30's for a headline population (>= 20,000 games/s per core at 4 players);
+    today the lookahead plays about 300 and the two-ply lookahead about 150
+    (docs/piece_o_cake.md). The fitted chooser (the tuned bot choosing by its network) has
+    the same rate to meet, and the tuned bot's ratio: its reference engine evaluates the
+    network in plain Python. ``fitted-search``, the fitted chooser searching its cuts, is
+    a candidate for that population too (about 100 games/s at 4 players, 2026-12-06), with
+    the search's ratio; the skill trace's levels are it with a tree (about 5 % slower) at
+    100 to 800 iterations."""
     rule_files: ClassVar[dict[str, str]] = {"rules": "path"}
     """Files an experiment may name (``rules = "..."``), and their ``load_rules`` keyword."""
     rule_overrides: ClassVar[dict[str, tuple[str, ...]]] = {"tie_rule": ("full", "none")}
