@@ -76,7 +76,8 @@ tune: install  ## re-tune the shipped tuned strategies of both slicing games (P 
 EXPLOIT := $(PY) -m cakesim exploit
 SMALLER := --budget 48 --games 1000 --confirm 10000
 # fitted-search at every other seat plays about 100 games/s per core at 4 players: about
-# 40 min for its three counts.
+# 40 min for its three counts. Topp die Torte!'s challengers include its search players
+# (about 100 and 40 games/s per core at 4 players), so its targets get the same budget.
 SEARCHED := --budget 60 --games 1000 --confirm 4000
 # Every target meets every challenger: the named strategies (the search players at 100 and
 # 300 iterations among them), the tuning's population and the tuner in every code family.
@@ -111,8 +112,8 @@ exploitability: install  ## best responses to every named strategy: reports/expl
 		--strategy search
 	$(EXPLOIT) part-du-chef --players 2 3 4 --report reports/exploitability $(SMALLER) \
 		$(ARGS) --strategy lookahead
-	$(EXPLOIT) topp-die-torte --players 2 3 4 --report reports/exploitability $(ARGS) \
-		--strategy random greedy tuned
+	$(EXPLOIT) topp-die-torte --players 2 3 4 --report reports/exploitability $(SEARCHED) \
+		$(ARGS) --strategy random greedy tuned
 	$(PY) -m cakesim reports
 
 clean:

@@ -32,7 +32,7 @@ from typing import ClassVar, Self
 
 import numpy as np
 
-from cakesim.engine.contract import Game, Strategy
+from cakesim.engine.contract import Game, Strategy, TableSpec
 from cakesim.engine.errors import InputError
 from cakesim.engine.project import shown_path
 from cakesim.engine.tables import Table, read_toml
@@ -283,6 +283,31 @@ class Tunable(ABC):
         """``strategy`` as the ``[strategies.NAME]`` table ``parse_strategy`` reads back:
         its codes and every weight."""
         return strategy.choices() | self.weights_of(strategy)
+
+
+class SearchPlayers(Tunable):
+    """A ``Tunable`` game with search players (its ``search.py``, on the shared driver
+    ``kits.search``): built-in strategies that search every move at a budget of their
+    own, each on the tuned strategy of its player count, which then plays its rollouts."""
+
+    search_budgets: ClassVar[dict[str, int]] = {"search": 100, "search-deep": 300}
+    """The built-in search players and their iterations per move."""
+    search_strategies = tuple(search_budgets)
+    search_codes: ClassVar[dict[str, str]]
+    """The strategy fields that make a strategy search (each set to ``search``)."""
+
+    def search_player(self, name: str, base: WeightedStrategy) -> WeightedStrategy:
+        """The search player ``name`` (of ``search_budgets``) on the strategy ``base``."""
+        searching = self.with_weights(base, name,
+                                      {"iterations": float(self.search_budgets[name])})
+        return dataclasses.replace(searching, **self.search_codes)
+
+    @staticmethod
+    def searching(table: TableSpec) -> bool | None:
+        """The kernel's ``search`` argument: true if a player searches or plays in the
+        search's working space, else ``None`` (its kernel is then compiled without the
+        search: ``kits.search.decide``)."""
+        return True if any(s.needs_search_space for s in table.strategies) else None
 
 
 def tunable(game: Game) -> Tunable:

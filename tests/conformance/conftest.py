@@ -8,6 +8,7 @@ Per-game test folders keep only what is specific to their game.
 import itertools
 from importlib import import_module
 
+import numpy as np
 import pytest
 
 from cakesim.engine.contract import Game, TableSpec
@@ -78,3 +79,17 @@ def assert_parity(table: TableSpec, seed: int, first: int, games: int) -> None:
             + "; ".join(f"{m}: kernel {kernel.get(m)}, reference {reference.get(m)}"
                         for m in sorted(set(kernel) | set(reference))
                         if kernel.get(m) != reference.get(m)))
+
+
+def assert_pure(table: TableSpec, seed: int, games: int, chunk: int) -> None:
+    """Games ``0 .. games`` are a pure function of (seed, game): the same when played twice,
+    and when played in chunks of ``chunk``."""
+    game = table.game
+    whole = game.play_chunk(table, seed, 0, games)
+    again = game.play_chunk(table, seed, 0, games)
+    parts = [game.play_chunk(table, seed, first, chunk) for first in range(0, games, chunk)]
+    for metrics, key in ((whole.seat, "seat"), (whole.game, "game")):
+        for metric, values in metrics.items():
+            assert np.array_equal(values, getattr(again, key)[metric]), metric
+            assert np.array_equal(values, np.concatenate(
+                [getattr(part, key)[metric] for part in parts])), metric

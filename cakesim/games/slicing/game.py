@@ -20,7 +20,7 @@ from cakesim.engine.contract import Game, ResultKind, SeatName, TableSpec
 from cakesim.engine.errors import InputError
 from cakesim.kits.bench import Benchmarked
 from cakesim.kits.replay import Replayable, Scorable
-from cakesim.kits.strategies import TUNED, Tunable, read_tuned
+from cakesim.kits.strategies import TUNED, SearchPlayers, read_tuned
 from cakesim.reports.hooks import ReportHooks
 
 LOOKAHEAD = "lookahead"
@@ -28,7 +28,7 @@ LOOKAHEAD = "lookahead"
 strategy that makes both."""
 
 
-class SlicingGame(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks):
+class SlicingGame(Game, SearchPlayers, Replayable, Scorable, Benchmarked, ReportHooks):
     """Players score against each other in rounds led by each seat in turn."""
 
     result_kind = ResultKind.SEATS
@@ -46,19 +46,14 @@ class SlicingGame(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks)
     """The variants with tuned strategies of their own; the others play the base
     variant's (a variant whose decisions the base game already has, e.g. one more slice
     to choose)."""
-    search_budgets: ClassVar[dict[str, int]] = {"search": 100, "search-deep": 300}
-    """The built-in search players (the game's ``search.py``) and their iterations per
-    move; each plays the tuned strategy of its player count in its rollouts."""
-    search_strategies = tuple(search_budgets)
     TREE_DEPTH: ClassVar[float] = 8.0
     """The depth of the tree searcher the benchmark times beside the flat ones."""
     search_codes: ClassVar[dict[str, str]] = {"chooser": "search", "cutter": "search"}
-    """The strategy fields that make a strategy search its choices and its cuts."""
     lookahead_cutters: ClassVar[dict[str, str]] = {LOOKAHEAD: LOOKAHEAD}
     """The built-in lookahead players, each the tuned strategy choosing by lookahead, by
     name: the cutter code each cuts with (a game with a further lookahead cutter adds its
     player here)."""
-    skill_ladder = ("random", "greedy", TUNED, *search_budgets)
+    skill_ladder = ("random", "greedy", TUNED, *SearchPlayers.search_budgets)
 
     def named_strategy(self, name: str, players: int | None = None,
                        variant: str | None = None):
@@ -71,10 +66,7 @@ class SlicingGame(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks)
                                        name=name, chooser=LOOKAHEAD,
                                        cutter=self.lookahead_cutters[name])
         if name in self.search_budgets:
-            tuned = self.named_strategy(TUNED, players, variant)
-            searching = self.with_weights(tuned, name,
-                                          {"iterations": float(self.search_budgets[name])})
-            return dataclasses.replace(searching, **self.search_codes)
+            return self.search_player(name, self.named_strategy(TUNED, players, variant))
         if name == TUNED:
             if players is None:
                 raise InputError("strategy", name, "the tuned strategy is tuned for each "
@@ -85,13 +77,6 @@ class SlicingGame(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks)
             raise InputError("strategy", name, f"unknown strategy; built in: "
                                                f"{', '.join(self.strategy_names)}")
         return self.builtin[name]
-
-    @staticmethod
-    def searching(table: TableSpec) -> bool | None:
-        """The kernel's ``search`` argument: true if a player searches or looks ahead in the
-        search's working space, else ``None`` (its kernel is then compiled without the
-        search: ``kits.search.decide``)."""
-        return True if any(s.needs_search_space for s in table.strategies) else None
 
     def searched_moves(self, table: TableSpec) -> int:
         """Cuts and choices per game made by search players (strategies by seat)."""

@@ -7,7 +7,7 @@ import numpy as np
 
 from cakesim.engine.contract import Chunk, Game, ResultKind, SeatName, TableSpec
 from cakesim.engine.errors import InputError
-from cakesim.games.topp_die_torte import kernel
+from cakesim.games.topp_die_torte import kernel, search
 from cakesim.games.topp_die_torte.reference import Result, deal_groups, dealt_order, play_game
 from cakesim.games.topp_die_torte.replay import end_position, format_replay, score_file
 from cakesim.games.topp_die_torte.rules import (
@@ -27,11 +27,11 @@ from cakesim.games.topp_die_torte.rules import (
 from cakesim.games.topp_die_torte.strategies import BUILTIN, PARAMETERS, Strategy, strategy_arrays
 from cakesim.kits.bench import Benchmarked, BenchTarget
 from cakesim.kits.replay import Replayable, Scorable
-from cakesim.kits.strategies import TUNED, Tunable, read_tuned
+from cakesim.kits.strategies import TUNED, SearchPlayers, read_tuned
 from cakesim.reports.hooks import ReportHooks
 
 
-class ToppDieTorte(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks):
+class ToppDieTorte(Game, SearchPlayers, Replayable, Scorable, Benchmarked, ReportHooks):
     """Topp die Torte! (RULES.md section 4)."""
 
     name = "topp-die-torte"
@@ -50,7 +50,8 @@ class ToppDieTorte(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks
     round_name = ("layer", "layers")
     default_players = 4
     default_strategy = "greedy"
-    strategy_names = (*BUILTIN, TUNED)
+    strategy_names = (*BUILTIN, TUNED, *SearchPlayers.search_budgets)
+    search_codes: ClassVar[dict[str, str]] = {"draft": "search"}
     skill_ladder = ("random", "greedy", TUNED)
     parameters = PARAMETERS
     tuning_base = "greedy"
@@ -60,7 +61,8 @@ class ToppDieTorte(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks
         "size_weight": (-4.0, 4.0)}
     """Weights relative to ``fit_weight`` (kept at 1: only ratios decide a tile or a jar).
     ``aim_error`` is the player's skill, not a choice, so the tuner leaves it alone."""
-    bench_targets = (BenchTarget("greedy", rate=50_000.0, ratio=100.0, players=4),)
+    bench_targets = (BenchTarget("greedy", rate=50_000.0, ratio=100.0, players=4),
+                     BenchTarget("search", rate=10.0, ratio=0.9, players=4))
     table_options = ("luck",)
     option_defaults: ClassVar[dict[str, str]] = {"luck": "free"}
     """``luck = "nested"`` deals a table's tiles once per block of deals and its chips once
@@ -126,7 +128,10 @@ class ToppDieTorte(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks
     # Strategies ------------------------------------------------------------------------
     def named_strategy(self, name: str, players: int | None = None,
                        variant: str | None = None) -> Strategy:
-        """``random``, ``greedy`` or ``tuned`` (the shipped tuned strategy for ``players``)."""
+        """``random``, ``greedy``, ``tuned`` (the shipped tuned strategy for ``players``) or a
+        search player on it (``search_budgets``)."""
+        if name in self.search_budgets:
+            return self.search_player(name, self.named_strategy(TUNED, players, variant))
         if name == TUNED:
             if players is None:
                 raise InputError("strategy", name, "the tuned strategy is tuned for each "
@@ -150,9 +155,10 @@ class ToppDieTorte(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks
         seat = {m: np.zeros(shape, np.int16) for m in kernel.SEAT_RESULTS}
         game = {m: np.zeros(games, np.int16) for m in kernel.GAME_RESULTS}
         columns = seat | game
-        kernel.play_games(np.uint64(seed), first_game, table.duplicate,
-                          kernel.rule_data(rules.arrays), kernel.Strategies(codes, params, aim),
-                          kernel.Results(*(columns[m] for m in kernel.Results._fields)))
+        rule_data, seats = kernel.rule_data(rules.arrays), kernel.Strategies(codes, params, aim)
+        space = search.new_search_space(rule_data, seats) if self.searching(table) else None
+        kernel.play_games(np.uint64(seed), first_game, table.duplicate, rule_data, seats,
+                          kernel.Results(*(columns[m] for m in kernel.Results._fields)), space)
         return Chunk(first_game, seat, game)
 
     def _result(self, table: TableSpec, seed: int, index: int) -> Result:
@@ -172,10 +178,16 @@ class ToppDieTorte(Game, Tunable, Replayable, Scorable, Benchmarked, ReportHooks
         return np.array([*rows[:-2], rows[-1]])
 
     def bench_tables(self, rules: RuleSet) -> list[tuple[str, TableSpec]]:
-        """Each built-in strategy and the tuned one at every seat, every player count."""
+        """Each built-in strategy and the tuned one at every seat, every player count; the
+        search players at 2 and 4 players."""
+        counts = range(rules.min_players, rules.max_players + 1)
         return [(name, self.table(rules, players, [self.named_strategy(name, players)] * players))
                 for name in self.strategy_names
-                for players in range(rules.min_players, rules.max_players + 1)]
+                for players in (counts if name not in self.search_budgets else (2, 4))]
+
+    def searched_moves(self, table: TableSpec) -> int:
+        """Picks per game made by search players: one a round each."""
+        return table.rules.rules.rounds * sum(s.searches for s in table.strategies)
 
     # The deal --------------------------------------------------------------------------
     def dealt(self, table: TableSpec, seed: int, deal: int) -> np.ndarray:

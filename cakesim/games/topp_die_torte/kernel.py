@@ -7,8 +7,14 @@ per game. The arrays travel in a few named bundles:
 
 - ``RuleData``: the per-table constants;
 - ``Strategies``: codes, weights and aim tables, by player;
-- ``GameState``: one game in progress;
+- ``GameState``: one game in progress, where it is (``clock``) and its results so far
+  (``sheet``, a ``Results`` of one row);
 - ``Results``: the output arrays.
+
+A game is played by ``advance``, which plays on from ``GameState.clock`` until a
+searching seat must pick its tile (the search of ``search.py`` then decides, through the
+driver's ``decide``) or the game is over: the same steps play the real game and the search's
+sampled worlds.
 
 Seats are in placement order of the first round: seat 0 "last ate cake" (chosen at
 random, so seat 0 is simply whoever it was) and places first; seat ``s + 1`` sits to seat
@@ -41,6 +47,7 @@ from cakesim.games.topp_die_torte.strategies import (
     DRAFT,
     GOLDEN_CUBE,
     JARS,
+    SEARCH,
     aim_error,
     choose_colour,
     choose_jar,
@@ -50,6 +57,7 @@ from cakesim.games.topp_die_torte.strategies import (
     landing,
     next_cube,
 )
+from cakesim.kits.search import decide
 from cakesim.kits.seating import seat_of_deal
 
 CHIP_STREAM = 2
@@ -63,6 +71,16 @@ GOLDEN_OWED, ANY_OWED, END_OWED = range(3)
 """Cubes owed while filling jars (``GameState.owed_cubes``): golden cubes, cubes of any
 colour (die, exchange: they keep the colour restriction) and, at the end, the golden
 symbols' cubes of any colour (free of it)."""
+ROUND, STEP, SEAT, ROTATION = range(4)
+"""Fields of ``GameState.clock``: the round (``rounds`` is the end, ``rounds + 1`` a game
+over), the placements made this round (``PICKING`` while tiles are being picked), the seat
+whose pick the search is asked for, and the deal's rotation (player ``j`` sits at seat
+``(j + rotation) % P``)."""
+PICKING = -1
+UNDECIDED = -1
+"""``GameState.pick`` of a seat that has not picked this round's tile yet."""
+NO_PLAN = 127
+"""``GameState.target`` of a seat that aims when it places (no searched target)."""
 
 
 class RuleData(NamedTuple):
@@ -138,6 +156,8 @@ class Strategies(NamedTuple):
 class GameState(NamedTuple):
     """One game in progress; every per-seat array is indexed by seat."""
 
+    # (4,) int64: where the game is: [ROUND, STEP, SEAT, ROTATION] (module constants).
+    clock: np.ndarray
     # (T,) int16: the tiles in dealt order; seat s gets dealt[s * rounds ..][:rounds].
     dealt: np.ndarray
     # (P, rounds) int16: the tiles a seat holds face up (the first ``held[s]``), and
@@ -148,8 +168,11 @@ class GameState(NamedTuple):
     # tile's position in it.
     pile: np.ndarray
     drawn: np.ndarray
-    # (P,) int16: the hand position of the tile each seat picked this round.
+    # (P,) int16: the hand position of the tile each seat picked this round
+    # (``UNDECIDED`` before it picks), and the offset a searching seat aims it at
+    # (``NO_PLAN``: it aims by its aim code when it places).
     pick: np.ndarray
+    target: np.ndarray
     # (P,) int16: the top layer of each cake (tile row; the plate at the start).
     top: np.ndarray
     # (P,) int16: golden symbols on each cake (that count at the end).
@@ -188,6 +211,9 @@ class GameState(NamedTuple):
     aim_stream: np.ndarray
     die_stream: np.ndarray
     decision_stream: np.ndarray
+    # Results: the game's results so far, one row (the stars are added to ``total`` by
+    # ``score_game``).
+    sheet: tuple
 
 
 class Results(NamedTuple):
@@ -215,8 +241,6 @@ class Results(NamedTuple):
 SEAT_RESULTS = ("total", "win_units", "bronze", "silver", "gold", "stars", "cubes",
                 "connected", "misses")
 GAME_RESULTS = ("shortfall", "exchanges", "die_rolls", "empty_piles")
-# Per-game tallies are kept in ``Results`` directly; these name their rows in a tally.
-SHORTFALL, EXCHANGES, DIE_ROLLS, EMPTY_PILES = range(4)
 
 
 def rule_data(arrays: dict) -> RuleData:
@@ -252,12 +276,22 @@ def new_state(rules, players):
     """A game state for ``players`` players, every array allocated once."""
     tiles = rules.plate
     jars = rules.capacity.shape[0]
+    seat, game = (1, players), 1
+    sheet = Results(np.zeros(seat, np.int16), np.zeros(seat, np.int16),
+                    np.zeros(seat, np.int16), np.zeros(seat, np.int16),
+                    np.zeros(seat, np.int16), np.zeros(seat, np.int16),
+                    np.zeros(seat, np.int16), np.zeros(seat, np.int16),
+                    np.zeros(seat, np.int16), np.zeros(game, np.int16),
+                    np.zeros(game, np.int16), np.zeros(game, np.int16),
+                    np.zeros(game, np.int16))
     return GameState(
+        clock=np.zeros(4, np.int64),
         dealt=np.zeros(tiles, np.int16),
         hand=np.zeros((players, rules.rounds), np.int16),
         held=np.zeros(players, np.int16),
         pile=np.zeros((players, rules.rounds), np.int16),
         drawn=np.zeros(players, np.int16), pick=np.zeros(players, np.int16),
+        target=np.zeros(players, np.int16),
         top=np.zeros(players, np.int16), golden_symbols=np.zeros(players, np.int16),
         jar_mask=np.zeros((players, jars), np.int64),
         jar_count=np.zeros((players, jars), np.int64),
@@ -274,7 +308,7 @@ def new_state(rules, players):
         worth=np.zeros(COLOURS), values=np.zeros(2 * rules.max_offset + 1),
         deal_stream=np.zeros(2, np.uint64), chip_stream=np.zeros(2, np.uint64),
         aim_stream=np.zeros(2, np.uint64), die_stream=np.zeros(2, np.uint64),
-        decision_stream=np.zeros(2, np.uint64))
+        decision_stream=np.zeros(2, np.uint64), sheet=sheet)
 
 
 @jit_borrowing
@@ -310,10 +344,14 @@ def deal(seed, deal_index, rules):
 
 # Rule steps ------------------------------------------------------------------------------
 @jit_borrowing
-def start_game(seed, deal, game, rules, state):
+def start_game(seed, deal, game, rotation, rules, state):
     """Deal the tiles (RULES.md s4: 7 per player, 2 face up, 5 in a face-down pile), the
-    chip piles, every aim's chance; fill the supply; empty boards; cakes on their plates."""
+    chip piles, every aim's chance; fill the supply; empty boards, cakes on their plates,
+    a blank score sheet; the clock at the first round's picks."""
     players = state.held.shape[0]
+    state.clock[ROUND] = 0
+    state.clock[STEP] = PICKING
+    state.clock[ROTATION] = rotation
     deal_tiles(seed, deal, rules, state.deal_stream, state.dealt)
     shuffle_chips(seed, deal, rules, state.chip_stream, state.chips)
     state.chips_drawn[:] = 0
@@ -328,6 +366,9 @@ def start_game(seed, deal, game, rules, state):
         state.drawn[seat] = 0
         state.top[seat] = rules.plate
         state.golden_symbols[seat] = 0
+        state.pick[seat] = UNDECIDED
+        state.target[seat] = NO_PLAN
+    clear_sheet(state.sheet)
     reset_stream(state.aim_stream, seed, deal, AIM_STREAM)
     for seat in range(players):
         for r in range(rules.rounds):
@@ -347,9 +388,12 @@ def start_game(seed, deal, game, rules, state):
 @jit_inline
 def choose_tiles(rules, seats, rotation, state):
     """Everyone picks one face-up tile at once (RULES.md s4 "Round"): each decides from
-    the table as it is at the round's start, in seat order for the random draws."""
+    the table as it is at the round's start, in seat order for the random draws (a
+    searching seat has picked already: ``advance``)."""
     players = state.held.shape[0]
     for seat in range(players):
+        if state.pick[seat] != UNDECIDED:
+            continue
         player = (seat - rotation) % players
         left = (seat + 1) % players
         state.pick[seat] = choose_tile(
@@ -361,22 +405,25 @@ def choose_tiles(rules, seats, rotation, state):
 
 @jit_inline
 def aim(rules, seats, rotation, seat, round_index, tile, state):
-    """The offset the layer lands at: the player aims by eye (``choose_target``) and
-    misses by its aim error (``strategies.aim_error``); with ``miss_edge`` a miss beyond
-    the allowed offsets lands on the outermost one (``strategies.landing``), else beyond
-    it. Returns ``(target, offset)``."""
+    """The offset the layer lands at: the player aims by eye (``choose_target``, or at the
+    offset its search chose with the tile) and misses by its aim error
+    (``strategies.aim_error``); with ``miss_edge`` a miss beyond the allowed offsets lands
+    on the outermost one (``strategies.landing``), else beyond it. Returns
+    ``(target, offset)``."""
     players = state.held.shape[0]
     player = (seat - rotation) % players
-    target = choose_target(seats.codes[player, AIM], seats.params[player],
-                           seats.aim[player], rules, state.top[seat], tile,
-                           state.jar_mask[seat], state.jar_count[seat], state.worth,
-                           state.values, state.decision_stream)
+    target = state.target[seat]
+    if target == NO_PLAN:
+        target = choose_target(seats.codes[player, AIM], seats.params[player],
+                               seats.aim[player], rules, state.top[seat], tile,
+                               state.jar_mask[seat], state.jar_count[seat], state.worth,
+                               state.values, state.decision_stream)
     error = aim_error(seats.aim[player], state.aim_draws[seat, round_index])
     return target, landing(rules, target + error)
 
 
 @jit_inline
-def place_layer(rules, seat, tile, offset, g, state, results):
+def place_layer(rules, seat, tile, offset, state):
     """Lay ``tile`` on the cake at ``offset``; for every connected stripe with sugar
     symbols take that many cubes of its colour from the supply into hand (what the supply
     lacks is lost). A layer beyond the outermost offset connects nothing."""
@@ -389,9 +436,9 @@ def place_layer(rules, seat, tile, offset, g, state, results):
             taken = min(wanted, state.supply[c])
             state.supply[c] -= taken
             state.batch[c] += taken
-            results.cubes[g, seat] += taken
-            results.shortfall[g] += wanted - taken
-    results.connected[g, seat] += connected
+            state.sheet.cubes[0, seat] += taken
+            state.sheet.shortfall[0] += wanted - taken
+    state.sheet.connected[0, seat] += connected
     if connected > 0 or not rules.golden_needs_connection:
         state.golden_symbols[seat] += rules.tile_golden[tile]
     state.top[seat] = tile
@@ -411,18 +458,18 @@ def empty_jar(rules, seat, j, state):
 
 
 @jit_inline
-def trade_exchange(rules, seat, state, results, g):
+def trade_exchange(rules, seat, state):
     """``exchange`` cubes in the exchange jar go back to the supply for one cube of any
     colour, owed at once."""
     for c in range(COLOURS):
         state.supply[c] += state.exchange[seat, c]
         state.exchange[seat, c] = 0
     state.owed_cubes[ANY_OWED] += 1
-    results.exchanges[g] += 1
+    state.sheet.exchanges[0] += 1
 
 
 @jit_inline
-def place_cube(rules, seats, player, seat, colour, restricted, g, state, results):
+def place_cube(rules, seats, player, seat, colour, restricted, state):
     """Put one cube in hand into the jar the player chooses; a colour cube that goes to
     no blue jar goes to the exchange jar (or, without one, back to the supply)."""
     j = choose_jar(seats.codes[player, JARS], seats.params[player], rules,
@@ -437,7 +484,7 @@ def place_cube(rules, seats, player, seat, colour, restricted, g, state, results
             return
         state.exchange[seat, colour] += 1
         if state.exchange[seat].sum() >= rules.exchange:
-            trade_exchange(rules, seat, state, results, g)
+            trade_exchange(rules, seat, state)
         return
     if colour == GOLDEN_CUBE:
         state.jar_golden[seat, j] += 1
@@ -450,24 +497,24 @@ def place_cube(rules, seats, player, seat, colour, restricted, g, state, results
 
 
 @jit_inline
-def take_colour(rules, seats, player, seat, restricted, g, state, results):
+def take_colour(rules, seats, player, seat, restricted, state):
     """Take a cube of the colour the player chooses from what the supply has and return
     its colour, to be placed; -1 if none left fits a blue jar (a shortfall)."""
     colour = choose_colour(seats.codes[player, JARS], seats.params[player], rules,
                            state.jar_mask[seat], state.jar_count[seat], state.supply,
                            restricted, state.decision_stream)
     if colour < 0:
-        results.shortfall[g] += 1
+        state.sheet.shortfall[0] += 1
     else:
         state.supply[colour] -= 1
     return colour
 
 
 @jit_inline
-def roll_die(rules, seat, g, state, results):
+def roll_die(rules, seat, state):
     """A gold coin rolls the die (RULES.md s4): cubes of any colour or golden cubes owed,
     stars, or a chip owed."""
-    results.die_rolls[g] += 1
+    state.sheet.die_rolls[0] += 1
     face = below(state.die_stream, rules.die_kind.shape[0])
     kind, amount = rules.die_kind[face], rules.die_amount[face]
     if kind == CUBE:
@@ -475,31 +522,31 @@ def roll_die(rules, seat, g, state, results):
     elif kind == GOLDEN:
         state.owed_cubes[GOLDEN_OWED] += amount
     elif kind == STAR:
-        results.stars[g, seat] += amount
+        state.sheet.stars[0, seat] += amount
     elif kind != BLANK:
         state.owed_coins[kind - STAR - 1] += amount
 
 
 @jit_inline
-def pay_coin(rules, seat, metal, g, state, results):
+def pay_coin(rules, seat, metal, state):
     """Draw the top chip of ``metal``'s pile (none if it is empty); gold rolls the die."""
     if state.chips_drawn[metal] >= rules.chip_count[metal]:
-        results.empty_piles[g] += 1
+        state.sheet.empty_piles[0] += 1
         return
-    results.total[g, seat] += state.chips[metal, state.chips_drawn[metal]]
+    state.sheet.total[0, seat] += state.chips[metal, state.chips_drawn[metal]]
     state.chips_drawn[metal] += 1
     if metal == 0:
-        results.bronze[g, seat] += 1
+        state.sheet.bronze[0, seat] += 1
     elif metal == 1:
-        results.silver[g, seat] += 1
+        state.sheet.silver[0, seat] += 1
     else:
-        results.gold[g, seat] += 1
+        state.sheet.gold[0, seat] += 1
     if metal == GOLD and rules.die:
-        roll_die(rules, seat, g, state, results)
+        roll_die(rules, seat, state)
 
 
 @jit_inline
-def fill_jars(rules, seats, rotation, seat, restricted, g, state, results):
+def fill_jars(rules, seats, rotation, seat, restricted, state):
     """Put every cube in hand and every cube owed into jars, settling each consequence at
     once before the next cube: coins owed first (a gold coin's die roll may owe more),
     then golden cubes, then cubes of any colour, then the end's cubes for golden symbols,
@@ -514,7 +561,7 @@ def fill_jars(rules, seats, rotation, seat, restricted, g, state, results):
                 break
         if metal >= 0:
             state.owed_coins[metal] -= 1
-            pay_coin(rules, seat, metal, g, state, results)
+            pay_coin(rules, seat, metal, state)
             continue
         # Each branch yields the next cube to place, if any (``GOLDEN_CUBE`` is -1, so a
         # flag says whether there is one); a single call of ``place_cube`` serves them all,
@@ -528,7 +575,7 @@ def fill_jars(rules, seats, rotation, seat, restricted, g, state, results):
             if placing:
                 state.golden[0] -= 1
             else:
-                results.shortfall[g] += 1
+                state.sheet.shortfall[0] += 1
         elif state.owed_cubes[ANY_OWED] > 0 or state.owed_cubes[END_OWED] > 0:
             if state.owed_cubes[ANY_OWED] > 0:
                 state.owed_cubes[ANY_OWED] -= 1
@@ -537,8 +584,7 @@ def fill_jars(rules, seats, rotation, seat, restricted, g, state, results):
                 jar_restricted = True
             else:
                 state.owed_cubes[END_OWED] -= 1
-            colour = take_colour(rules, seats, player, seat, jar_restricted, g, state,
-                                 results)
+            colour = take_colour(rules, seats, player, seat, jar_restricted, state)
             placing = colour >= 0
         else:
             colour = next_cube(rules, state.batch, state.jar_mask[seat],
@@ -548,7 +594,7 @@ def fill_jars(rules, seats, rotation, seat, restricted, g, state, results):
             state.batch[colour] -= 1
             placing = True
         if placing:
-            place_cube(rules, seats, player, seat, colour, jar_restricted, g, state, results)
+            place_cube(rules, seats, player, seat, colour, jar_restricted, state)
 
 
 @jit_inline
@@ -578,24 +624,25 @@ def pass_tiles(rules, state):
             state.drawn[seat] += 1
             count += 1
         state.held[seat] = count
+        state.pick[seat] = UNDECIDED
+        state.target[seat] = NO_PLAN
 
 
 @jit_inline
-def score_game(rules, g, results):
+def score_game(rules, sheet):
     """Points: every chip's value (already added) plus the stars; the most points win,
     ties split the win units."""
-    players = results.total.shape[1]
+    players = sheet.total.shape[1]
     best = -1
     for seat in range(players):
-        results.total[g, seat] += rules.star_points * results.stars[g, seat]
-        best = max(best, results.total[g, seat])
-    # ``kits.seating.split_wins``, written into row ``g`` in place: a row view would
-    # allocate in a game loop that borrows its arrays (``jit_borrowing``).
+        sheet.total[0, seat] += rules.star_points * sheet.stars[0, seat]
+        best = max(best, sheet.total[0, seat])
+    # ``kits.seating.split_wins``, in place: it would allocate the winners' mask.
     winners = 0
     for seat in range(players):
-        winners += results.total[g, seat] == best
+        winners += sheet.total[0, seat] == best
     for seat in range(players):
-        results.win_units[g, seat] = WIN_UNITS // winners if results.total[g, seat] == best else 0
+        sheet.win_units[0, seat] = WIN_UNITS // winners if sheet.total[0, seat] == best else 0
 
 
 @jit_inline
@@ -606,7 +653,7 @@ def first_placer(rules, round_index, players):
 
 
 @jit_inline
-def golden_cubes(rules, seats, rotation, seat, g, state, results):
+def golden_cubes(rules, seats, rotation, seat, state):
     """The end (RULES.md s4): a cube for every golden symbol on the finished cake, into
     jars without the colour restriction: by default a cube of any colour from the supply,
     with ``end_golden`` a golden cube; what they bring about (coins, the die) is settled as
@@ -615,51 +662,116 @@ def golden_cubes(rules, seats, rotation, seat, g, state, results):
         state.owed_cubes[GOLDEN_OWED] += state.golden_symbols[seat]
     else:
         state.owed_cubes[END_OWED] += state.golden_symbols[seat]
-    fill_jars(rules, seats, rotation, seat, False, g, state, results)
+    fill_jars(rules, seats, rotation, seat, False, state)
 
 
 @jit_inline
-def play_game(g, rules, seats, rotation, state, results):
-    """Play one dealt game into output row ``g`` (RULES.md s4, round by round, then the end)."""
-    players = state.held.shape[0]
-    for round_index in range(rules.rounds):
-        choose_tiles(rules, seats, rotation, state)
-        first = first_placer(rules, round_index, players)
-        for step in range(players):
-            seat = (first + step) % players
-            tile = state.hand[seat, state.pick[seat]]
-            target, offset = aim(rules, seats, rotation, seat, round_index, tile, state)
-            results.misses[g, seat] += offset != target
-            place_layer(rules, seat, tile, offset, g, state, results)
-            fill_jars(rules, seats, rotation, seat, True, g, state, results)
-        pass_tiles(rules, state)
-    # The end, in the last round's placement order.
-    first = first_placer(rules, rules.rounds - 1, players)
-    for step in range(players):
-        golden_cubes(rules, seats, rotation, (first + step) % players, g, state, results)
-    score_game(rules, g, results)
-
-
-def play_games(seed, first_game, duplicate, rules, seats, results):
-    """Play ``results.total.shape[0]`` games of ``seed`` from ``first_game`` on.
-
-    Player ``j`` (row ``j`` of ``seats``) sits at seat ``(j + rotation) % P``; with
-    duplicate deals game ``i`` is deal ``i // P`` in rotation ``i % P``. Plain Python, as
-    Piece o' Cake's (which says why): the game state is allocated here, once;
-    ``play_batch`` plays the games in it.
-    """
-    play_batch(seed, first_game, duplicate, rules, seats,
-               new_state(rules, results.total.shape[1]), results)
+def place(rules, seats, rotation, seat, state):
+    """One seat's turn in placement order: aim the picked tile, lay it, fill the jars."""
+    tile = state.hand[seat, state.pick[seat]]
+    target, offset = aim(rules, seats, rotation, seat, state.clock[ROUND], tile, state)
+    state.sheet.misses[0, seat] += offset != target
+    place_layer(rules, seat, tile, offset, state)
+    fill_jars(rules, seats, rotation, seat, True, state)
 
 
 @jit_borrowing
-def play_batch(seed, first_game, duplicate, rules, seats, state, results):
+def advance(rules, seats, state):
+    """Play on from ``state.clock`` until a searching seat must pick (False; the clock's
+    ``SEAT`` is that seat) or the game is over (True): RULES.md s4, round by round (picks,
+    then placements in order, then the tiles passed on), then the end.
+
+    A seat searches when its draft code is ``SEARCH``: at a round's start each such seat
+    whose pick is still ``UNDECIDED`` is asked in seat order, before the other seats pick
+    (``choose_tiles``); every pick is made from the table as it was at the round's start.
+    """
+    players = state.held.shape[0]
+    clock = state.clock
+    rotation = clock[ROTATION]
+    while clock[ROUND] < rules.rounds:
+        if clock[STEP] == PICKING:
+            for seat in range(players):
+                player = (seat - rotation) % players
+                if state.pick[seat] == UNDECIDED and seats.codes[player, DRAFT] == SEARCH:
+                    clock[SEAT] = seat
+                    return False
+            choose_tiles(rules, seats, rotation, state)
+            clock[STEP] = 0
+        first = first_placer(rules, clock[ROUND], players)
+        while clock[STEP] < players:
+            place(rules, seats, rotation, (first + clock[STEP]) % players, state)
+            clock[STEP] += 1
+        pass_tiles(rules, state)
+        clock[ROUND] += 1
+        clock[STEP] = PICKING
+    if clock[ROUND] == rules.rounds:
+        # The end, in the last round's placement order.
+        first = first_placer(rules, rules.rounds - 1, players)
+        for step in range(players):
+            golden_cubes(rules, seats, rotation, (first + step) % players, state)
+        clock[ROUND] += 1
+    return True
+
+
+def play_games(seed, first_game, duplicate, rules, seats, results, space=None):
+    """Play ``results.total.shape[0]`` games of ``seed`` from ``first_game`` on.
+
+    Player ``j`` (row ``j`` of ``seats``) sits at seat ``(j + rotation) % P``; with
+    duplicate deals game ``i`` is deal ``i // P`` in rotation ``i % P``. ``space`` is the
+    search's working space (``search.new_search_space``) when a player searches, else
+    ``None`` (the kernel is then compiled without the search: ``kits.search.decide``).
+    Plain Python, as Piece o' Cake's (which says why): the game state is allocated here,
+    once; ``play_batch`` plays the games in it.
+    """
+    play_batch(seed, first_game, duplicate, rules, seats,
+               new_state(rules, results.total.shape[1]), space, results)
+
+
+@jit_borrowing
+def play_batch(seed, first_game, duplicate, rules, seats, state, space, results):
     """The games of ``play_games``, in arrays it allocated: a function that allocates
     counts references to every array of every bundle it passes on, which cost more than
     the game itself."""
     players = results.total.shape[1]
+    sheet = state.sheet
     for g in range(results.total.shape[0]):
         game = first_game + g
         deal_index, rotation = seat_of_deal(game, players, duplicate)
-        start_game(seed, deal_index, game, rules, state)
-        play_game(g, rules, seats, rotation, state, results)
+        start_game(seed, deal_index, game, rotation, rules, state)
+        while not advance(rules, seats, state):
+            decide(rules, seats, state, None, space)
+        score_game(rules, sheet)
+        record(sheet, g, results)
+
+
+@jit_inline
+def columns(results):
+    """The per-seat arrays of a ``Results``, then its per-game arrays, in ``SEAT_RESULTS``
+    and ``GAME_RESULTS`` order: two tuples of arrays of one type each, which a loop may
+    index (a bundle's fields can only be named)."""
+    return ((results.total, results.win_units, results.bronze, results.silver, results.gold,
+             results.stars, results.cubes, results.connected, results.misses),
+            (results.shortfall, results.exchanges, results.die_rolls, results.empty_piles))
+
+
+@jit_borrowing
+def clear_sheet(sheet):
+    """Every result of the game's one row at zero."""
+    per_seat, per_game = columns(sheet)
+    for k in range(len(per_seat)):
+        for seat in range(per_seat[k].shape[1]):
+            per_seat[k][0, seat] = 0
+    for k in range(len(per_game)):
+        per_game[k][0] = 0
+
+
+@jit_borrowing
+def record(sheet, g, results):
+    """The finished game's row of results into output row ``g``."""
+    per_seat, per_game = columns(sheet)
+    into_seat, into_game = columns(results)
+    for k in range(len(per_seat)):
+        for seat in range(per_seat[k].shape[1]):
+            into_seat[k][g, seat] = per_seat[k][0, seat]
+    for k in range(len(per_game)):
+        into_game[k][g] = per_game[k][0]

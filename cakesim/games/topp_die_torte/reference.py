@@ -26,7 +26,7 @@ import numpy as np
 
 from cakesim.engine.jit import plain_python
 from cakesim.engine.seeding import DECISION_STREAM, below, new_stream, uniform
-from cakesim.games.topp_die_torte import kernel, strategies
+from cakesim.games.topp_die_torte import kernel, search, strategies
 from cakesim.games.topp_die_torte.kernel import AIM_STREAM, DIE_STREAM, WIN_UNITS
 from cakesim.games.topp_die_torte.rules import (
     BLANK,
@@ -42,9 +42,11 @@ from cakesim.games.topp_die_torte.strategies import (
     DRAFT,
     GOLDEN_CUBE,
     JARS,
+    SEARCH,
     Strategy,
     strategy_arrays,
 )
+from cakesim.kits import search as driver
 from cakesim.kits.seating import seat_of_deal, seated, split_win_units
 
 # The reference is the pure-Python engine the kernel is checked against, so it runs the
@@ -57,6 +59,11 @@ choose_colour = plain_python(strategies.choose_colour)
 next_cube = plain_python(strategies.next_cube)
 aim_error = plain_python(strategies.aim_error)
 landing = plain_python(strategies.landing)
+# The search player's picks stay compiled: each plays hundreds of games out, which in
+# Python would take minutes a game. The reference shows it the table as the kernel does
+# (``_kernel_state``) and asks it at the same points, so parity checks everything around
+# the search (``search.py``): what it is shown, when it is asked, what its pick does.
+search_decision = driver.search_decision
 
 ANY_COLOUR = -2
 """A cube of any colour owed (die, exchange) before its colour is chosen, in the log."""
@@ -288,6 +295,11 @@ class Game:
         # The decision functions' working space (their results never depend on it).
         self.worth = np.zeros(len(self.r.colours))
         self.values = np.zeros(2 * self.r.max_offset + 1)
+        # The offset each searching seat chose with its tile this round.
+        self.targets: dict[int, int] = {}
+        self.search_space = None
+        if any(s.searches for s in seats):
+            self.search_space = search.new_search_space(self.rule_data, self._strategies())
 
     # The rule steps, in the order of play.
 
@@ -331,9 +343,21 @@ class Game:
 
     def choose_tiles(self) -> None:
         """Everyone picks one face-up tile at once (s4 "Round"): each decides from the table
-        as it is at the round's start, in seat order for the random draws."""
-        picks = []
+        as it is at the round's start, in seat order for the random draws. Searching seats
+        decide first (in seat order), each its tile and the offset it will aim at
+        (``search.py``), then the others."""
+        picks = {}
+        self.targets = {}
         for seat, player in enumerate(self.players):
+            if self.codes[seat, DRAFT] == SEARCH:
+                _, pick, self.targets[seat] = (int(x) for x in search_decision(
+                    self.rule_data, self._strategies(), self._kernel_state(seat), None,
+                    self.search_space))
+                assert 0 <= pick < len(player.hand), "a player picks one of its face-up tiles"
+                picks[seat] = pick
+        for seat, player in enumerate(self.players):
+            if seat in picks:
+                continue
             left = self.players[(seat + 1) % self.players_count]
             mask, count = player.board.arrays()
             left_mask, left_count = left.board.arrays()
@@ -343,10 +367,10 @@ class Game:
                 player.cake.top, mask, count, left.cake.top, left_mask, left_count,
                 self.worth, self.values, self.decision_stream)
             assert 0 <= pick < len(player.hand), "a player picks one of its face-up tiles"
-            picks.append(int(pick))
+            picks[seat] = int(pick)
         # Simultaneous: nobody's pick is seen before all have picked.
-        for player, pick in zip(self.players, picks, strict=True):
-            player.pick = pick
+        for seat, player in enumerate(self.players):
+            player.pick = picks[seat]
         self._step("choose_tiles")
 
     def aim(self, seat: int, tile: int) -> tuple[int, int]:
@@ -357,10 +381,12 @@ class Game:
         player = self.players[seat]
         reach = self.r.max_offset
         mask, count = player.board.arrays()
-        target = int(choose_target(self.codes[seat, AIM], self.params[seat],
-                                   self.aim_tables[seat], self.rule_data, player.cake.top,
-                                   tile, mask, count, self.worth, self.values,
-                                   self.decision_stream))
+        target = self.targets.get(seat)
+        if target is None:
+            target = int(choose_target(self.codes[seat, AIM], self.params[seat],
+                                       self.aim_tables[seat], self.rule_data,
+                                       player.cake.top, tile, mask, count, self.worth,
+                                       self.values, self.decision_stream))
         assert -reach <= target <= reach, "a player aims at an allowed offset"
         error = int(aim_error(self.aim_tables[seat], self.deal.aim_draws[seat][self.round]))
         return target, int(landing(self.rule_data, target + error))
@@ -643,6 +669,45 @@ class Game:
     def _step(self, name: str) -> None:
         if self.audit is not None:
             self.audit(self, name)
+
+    def _strategies(self) -> kernel.Strategies:
+        """The seats' strategies as the kernel reads them (player rows are seat rows)."""
+        return kernel.Strategies(self.codes, self.params, self.aim_tables)
+
+    def _kernel_state(self, seat: int) -> kernel.GameState:
+        """The table at this round's picks as the kernel's ``GameState``, for the compiled
+        search asked for ``seat``'s pick; its decision stream is this game's own."""
+        r, players = self.r, self.players_count
+        state = kernel.new_state(self.rule_data, players)._replace(
+            decision_stream=self.decision_stream, die_stream=self.die_stream)
+        state.clock[:] = (self.round, kernel.PICKING, seat, 0)
+        unseen = r.rounds - r.face_up
+        for s, player in enumerate(self.players):
+            state.hand[s, :len(player.hand)] = player.hand
+            state.held[s] = len(player.hand)
+            state.drawn[s] = unseen - len(player.pile)
+            state.pile[s, state.drawn[s]:unseen] = player.pile
+            state.pick[s] = kernel.UNDECIDED
+            state.target[s] = kernel.NO_PLAN
+            state.top[s] = player.cake.top
+            state.golden_symbols[s] = sum(self._golden_symbols(layer)
+                                          for layer in player.cake.layers)
+            state.jar_mask[s], state.jar_count[s] = player.board.arrays()
+            for j, jar in enumerate(player.board.jars):
+                state.jar_golden[s, j] = jar.cubes.count(GOLDEN_CUBE)
+                for colour in range(len(r.colours)):
+                    state.jar_cubes[s, j, colour] = jar.cubes.count(colour)
+            for colour in range(len(r.colours)):
+                state.exchange[s, colour] = player.board.exchange.count(colour)
+            state.sheet.total[0, s] = sum(value for _, value in player.chips)
+            state.sheet.stars[0, s] = player.stars
+            state.aim_draws[s] = self.deal.aim_draws[s]
+        state.supply[:] = self.supply.colours
+        state.golden[0] = self.supply.golden
+        for metal, pile in enumerate(self.piles):
+            state.chips_drawn[metal] = len(r.chip_values[metal]) - len(pile)
+            state.chips[metal, state.chips_drawn[metal]:len(r.chip_values[metal])] = pile
+        return state
 
 
 # Scores, the deal and a whole game ---------------------------------------------------------

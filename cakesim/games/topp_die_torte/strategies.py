@@ -27,14 +27,20 @@ from cakesim.engine.contract import SIGNED_WEIGHT, WEIGHT
 from cakesim.engine.jit import jit_inline
 from cakesim.engine.seeding import below
 from cakesim.kits import exact
+from cakesim.kits.bandit import SEARCH_WEIGHTS
 from cakesim.kits.strategies import Code, StrategySpec
 
 # Positions in a strategy's code vector, and the codes.
 DRAFT, JARS, AIM = 0, 1, 2
 RANDOM = 0
 GREEDY = 1
+SEARCH = 2
 CODES = {"random": RANDOM, "greedy": GREEDY}
-"""Draft and jar codes: at random, or by the weights."""
+"""Jar codes: at random, or by the weights."""
+DRAFTS = {**CODES, "search": SEARCH}
+"""Draft codes: at random, by the weights, or by the search of ``search.py``, which
+chooses the tile and the offset to aim it at together (the kernel hands it the pick:
+``kernel.advance``; ``choose_tile`` never sees its code)."""
 AIMS = {"random": RANDOM, "best": GREEDY}
 """Aim codes: at a random offset, or at the best one (by the weights)."""
 GOLDEN_CUBE = -1
@@ -64,15 +70,18 @@ PARAMETERS = {
                                                 "colour cube whose best jar scores below "
                                                 "this goes to the exchange jar (the default "
                                                 "is below any jar's score: never)"),
+    **SEARCH_WEIGHTS,
 }
-"""Every weight: its default, its allowed range and what it means."""
+"""Every weight: its default, its allowed range and what it means. The last four are
+read only by a ``search`` draft; the heuristic weights before them are then its rollout
+policy's."""
 
 FOLLOWS_DRAFT = ("draft", {"random": "random"})
 """A file naming a random draft and no jar or aim code fills jars and aims at random too."""
-SPEC = StrategySpec(codes={"draft": Code(CODES, "greedy", "draft"),
+SPEC = StrategySpec(codes={"draft": Code(DRAFTS, "greedy", "draft"),
                            "jars": Code(CODES, "greedy", "jars", follows=FOLLOWS_DRAFT),
                            "aim": Code(AIMS, "best", "aim", follows=FOLLOWS_DRAFT)},
-                    parameters=PARAMETERS)
+                    parameters=PARAMETERS, search_parameters=tuple(SEARCH_WEIGHTS))
 """A strategy: how it drafts, fills jars and aims, and its weights."""
 
 # Positions of the weights in a strategy's parameter vector, made from the spec.
@@ -86,6 +95,10 @@ TOP_WEIGHT = SPEC.index("top_weight")
 FILL_WEIGHT = SPEC.index("fill_weight")
 SIZE_WEIGHT = SPEC.index("size_weight")
 EXCHANGE_THRESHOLD = SPEC.index("exchange_threshold")
+ITERATIONS = SPEC.index("iterations")
+EXPLORATION = SPEC.index("exploration")
+WIDENING = SPEC.index("widening")
+DEPTH = SPEC.index("depth")
 
 
 Strategy = SPEC.record("Strategy", __name__)

@@ -13,7 +13,7 @@ from cakesim.games.part_du_chef import kernel, search, steps
 from cakesim.games.part_du_chef.reference import play_game
 from cakesim.games.part_du_chef.strategies import CHOOSER, GREEDY, Strategy
 from cakesim.kits.search import decide, search_decision
-from tests.conformance.conftest import assert_parity
+from tests.conformance.conftest import assert_parity, assert_pure
 from tests.games.part_du_chef.conftest import GAME, RULES
 
 BURNT = RULES.burnt
@@ -75,14 +75,7 @@ def test_the_same_games_twice_and_chunked_alike():
     table = GAME.table(RULES, 3, [searching(3, "marianne", 10, **DRAWING),
                                   searching(3, "marianne", 6), tuned(3, "marianne")],
                        "marianne", duplicate=True)
-    whole = GAME.play_chunk(table, 5, 0, 6)
-    again = GAME.play_chunk(table, 5, 0, 6)
-    parts = [GAME.play_chunk(table, 5, first, 2) for first in (0, 2, 4)]
-    for metrics, key in ((whole.seat, "seat"), (whole.game, "game")):
-        for metric, values in metrics.items():
-            assert np.array_equal(values, getattr(again, key)[metric]), metric
-            assert np.array_equal(values, np.concatenate(
-                [getattr(part, key)[metric] for part in parts])), metric
+    assert_pure(table, seed=5, games=6, chunk=2)
 
 
 # ----------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ import tomllib
 
 import numpy as np
 
-from cakesim.games.topp_die_torte import kernel
+from cakesim.games.topp_die_torte import kernel, search
 from cakesim.games.topp_die_torte.reference import Deal, Game
 from cakesim.games.topp_die_torte.rules import (
     DEFAULT_RULES,
@@ -36,8 +36,10 @@ def kernel_results(table: TableRules, strategies: list[Strategy], seed: int, fir
     results = kernel.Results(*[np.zeros((games, players) if f in kernel.SEAT_RESULTS
                                         else games, np.int16)
                                for f in kernel.Results._fields])
-    kernel.play_games(np.uint64(seed), first, duplicate, kernel.rule_data(table.arrays),
-                      kernel.Strategies(codes, params, aim), results)
+    rules, seats = kernel.rule_data(table.arrays), kernel.Strategies(codes, params, aim)
+    space = (search.new_search_space(rules, seats) if any(s.searches for s in strategies)
+             else None)
+    kernel.play_games(np.uint64(seed), first, duplicate, rules, seats, results, space)
     return results
 
 
