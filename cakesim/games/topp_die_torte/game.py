@@ -186,8 +186,9 @@ class ToppDieTorte(Game, SearchPlayers, Replayable, Scorable, Benchmarked, Repor
                 for players in (counts if name not in self.search_budgets else (2, 4))]
 
     def searched_moves(self, table: TableSpec) -> int:
-        """Picks per game made by search players: one a round each."""
-        return table.rules.rules.rounds * sum(s.searches for s in table.strategies)
+        """Picks per game made by search players: one a round each but the last, whose
+        hand holds one tile."""
+        return (table.rules.rules.rounds - 1) * sum(s.searches for s in table.strategies)
 
     # The deal --------------------------------------------------------------------------
     def dealt(self, table: TableSpec, seed: int, deal: int) -> np.ndarray:

@@ -168,6 +168,9 @@ class GameState(NamedTuple):
     # tile's position in it.
     pile: np.ndarray
     drawn: np.ndarray
+    # (T,) bool: the tiles that have been face up (dealt face up or drawn): what every
+    # player has seen of the deal.
+    seen: np.ndarray
     # (P,) int16: the hand position of the tile each seat picked this round
     # (``UNDECIDED`` before it picks), and the offset a searching seat aims it at
     # (``NO_PLAN``: it aims by its aim code when it places).
@@ -189,9 +192,12 @@ class GameState(NamedTuple):
     # (5,) int64: colour cubes in the supply; (1,) golden cubes in the supply.
     supply: np.ndarray
     golden: np.ndarray
-    # (3, most chips) int16: each pile's chips in drawing order; (3,) chips drawn.
+    # (3, most chips) int16: each pile's chips in drawing order; (3,) chips drawn; (3, most
+    # chips) int16: the seat that drew each chip (-1: not drawn). A chip is drawn face
+    # down: only the seat that drew it knows its value (docs/topp_die_torte.md).
     chips: np.ndarray
     chips_drawn: np.ndarray
+    chip_owner: np.ndarray
     # (P, rounds) float64: the uniform draw that decides each seat's aim error per round.
     aim_draws: np.ndarray
     # (5,) int64: the cubes in hand, per colour, while they are put into jars; (3,)
@@ -301,6 +307,8 @@ def new_state(rules, players):
         supply=np.zeros(COLOURS, np.int64), golden=np.zeros(1, np.int64),
         chips=np.zeros(rules.chip_values.shape, np.int16),
         chips_drawn=np.zeros(METALS, np.int64),
+        chip_owner=np.zeros(rules.chip_values.shape, np.int16),
+        seen=np.zeros(tiles, np.bool_),
         aim_draws=np.zeros((players, rules.rounds)),
         batch=np.zeros(COLOURS, np.int64), passing=np.zeros(rules.rounds, np.int16),
         owed_coins=np.zeros(METALS, np.int64),
@@ -355,11 +363,14 @@ def start_game(seed, deal, game, rotation, rules, state):
     deal_tiles(seed, deal, rules, state.deal_stream, state.dealt)
     shuffle_chips(seed, deal, rules, state.chip_stream, state.chips)
     state.chips_drawn[:] = 0
+    state.chip_owner[:] = -1
+    state.seen[:] = False
     for seat in range(players):
         for r in range(rules.rounds):
             tile = state.dealt[seat * rules.rounds + r]
             if r < rules.face_up:
                 state.hand[seat, r] = tile
+                state.seen[tile] = True
             else:
                 state.pile[seat, r - rules.face_up] = tile
         state.held[seat] = rules.face_up
@@ -534,6 +545,7 @@ def pay_coin(rules, seat, metal, state):
         state.sheet.empty_piles[0] += 1
         return
     state.sheet.total[0, seat] += state.chips[metal, state.chips_drawn[metal]]
+    state.chip_owner[metal, state.chips_drawn[metal]] = seat
     state.chips_drawn[metal] += 1
     if metal == 0:
         state.sheet.bronze[0, seat] += 1
@@ -621,6 +633,7 @@ def pass_tiles(rules, state):
                     count += 1
         if state.drawn[seat] < rules.rounds - rules.face_up:
             state.hand[seat, count] = state.pile[seat, state.drawn[seat]]
+            state.seen[state.hand[seat, count]] = True
             state.drawn[seat] += 1
             count += 1
         state.held[seat] = count

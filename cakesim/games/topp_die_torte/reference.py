@@ -684,6 +684,8 @@ class Game:
         unseen = r.rounds - r.face_up
         for s, player in enumerate(self.players):
             state.hand[s, :len(player.hand)] = player.hand
+            state.seen[player.hand] = True
+            state.seen[[layer.tile for layer in player.cake.layers[1:]]] = True
             state.held[s] = len(player.hand)
             state.drawn[s] = unseen - len(player.pile)
             state.pile[s, state.drawn[s]:unseen] = player.pile
@@ -704,9 +706,17 @@ class Game:
             state.aim_draws[s] = self.deal.aim_draws[s]
         state.supply[:] = self.supply.colours
         state.golden[0] = self.supply.golden
+        # Each pile's chips in drawing order, and who drew them (the move log's coins).
+        drawn: list[list[tuple[int, int]]] = [[] for _ in METALS]
+        for move in self.log:
+            if move.action == "coin" and move.value >= 0:
+                drawn[move.metal].append((move.seat, move.value))
         for metal, pile in enumerate(self.piles):
-            state.chips_drawn[metal] = len(r.chip_values[metal]) - len(pile)
-            state.chips[metal, state.chips_drawn[metal]:len(r.chip_values[metal])] = pile
+            state.chips_drawn[metal] = len(drawn[metal])
+            state.chip_owner[metal] = -1
+            for i, (owner, value) in enumerate(drawn[metal]):
+                state.chip_owner[metal, i], state.chips[metal, i] = owner, value
+            state.chips[metal, len(drawn[metal]):len(r.chip_values[metal])] = pile
         return state
 
 

@@ -5,11 +5,15 @@ module implements its hooks for Topp die Torte!. A searching seat decides each r
 tile by playing the game out many times from the table it sees (Cowling, Powley and
 Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012):
 
-1. *Determinize*: what nobody has seen is dealt afresh in each sampled world (RULES.md s4):
-   the tiles still in every face-down pile (which tiles they are is public: the box less
-   every tile seen; where they lie is not), the chips left in each metal's pile, every
-   aim's error from this round on, and the die (its stream re-keyed from the decision
-   stream). Face-up tiles, cakes, jars, the supply and every chip won are public.
+1. *Determinize*: what the searcher has not seen is dealt afresh in each sampled world
+   (RULES.md s4): every face-down pile's undrawn places get tiles drawn from all the tiles
+   never face up (the box holds more tiles than are dealt: 40, of which 7 a player), the
+   chips of each metal it has not seen (those left in the pile and those the other seats
+   drew face down; their points follow) are dealt again into the pile and the other
+   seats' hands, every aim's error from this round on is drawn again, and the die gets a
+   stream re-keyed from the decision stream. Face-up tiles, cakes, jars, the supply, how
+   many chips of each metal each seat drew, the stars and the searcher's own chips are
+   what it knows.
 2. *Select*: the candidate moves are the arms of a bandit, UCB1 (``bandit.select``): every
    face-up tile, each aimed where the rollout policy aims it, the policy's tile first.
 3. *Play out*: the chosen move is made in the sampled world and every seat plays the rest
@@ -93,13 +97,15 @@ class SearchSpace(NamedTuple):
     # player's draft is greedy.
     rollout: tuple
     # bandit.Bandit: the candidate moves and their statistics. Its hidden places are the
-    # face-down piles' undrawn places (seat * rounds + position), its pool the tiles in
-    # them, sorted.
+    # face-down piles' undrawn places (seat * rounds + position), its pool every tile never
+    # face up, in tile order when a decision starts (-1 after them), then shuffled by
+    # each world.
     bandit: tuple
     # tree.Tree: the searcher's later picks (none for a flat search, ``depth`` 1).
     tree: tuple
-    # (3, most chips) int16: [metal] the chips left in each pile, sorted (what is left,
-    # not in which order).
+    # (3, most chips) int16: [metal] the chips of each metal the searcher has not seen,
+    # sorted when a decision starts (which they are, not who holds them or in which order
+    # they lie), then shuffled by each world.
     chips: np.ndarray
 
 
@@ -107,7 +113,8 @@ class SearchSpace(NamedTuple):
 def new_search_space(rules, seats):
     """The search's ``SearchSpace`` at a table of ``rules``, for the players ``seats``."""
     players = seats.codes.shape[0]
-    places = players * rules.rounds
+    # Every tile may be hidden (the pool); the places are fewer.
+    places = rules.plate
     # A candidate per face-up tile: a hand holds fewer than ``rounds``.
     moves = rules.rounds
     no_widening = np.zeros(0, np.int64)
@@ -181,37 +188,46 @@ def descend(rules, seat, world, scratch, space):
 
 @implements(driver.observe, SearchSpace)
 def observe(rules, seat, world, key, space):
-    """Everything public folded in: the face-up tiles, cakes, jars, exchange jars, the
-    supply, the chips and stars won, how far each pile is drawn, and the round."""
+    """Everything ``seat`` knows folded in: the face-up tiles, cakes, jars, exchange jars,
+    the supply, how many chips of each metal each seat has and its own points, the stars,
+    how far each pile is drawn, and the round."""
     for other in range(world.held.shape[0]):
         for i in range(world.held[other]):
             key = fold(key, world.hand[other, i])
+    key = fold(key, world.sheet.total[0, seat])
     return fold_arrays(key, (world.held, world.drawn, world.top, world.golden_symbols,
                              world.jar_mask, world.jar_count, world.jar_golden,
                              world.jar_cubes, world.exchange, world.supply, world.golden,
-                             world.chips_drawn, world.sheet.total, world.sheet.stars,
-                             world.clock[ROUND:STEP + 1]))
+                             world.chips_drawn, world.sheet.bronze, world.sheet.silver,
+                             world.sheet.gold, world.sheet.stars, world.clock[ROUND:STEP + 1]))
 
 
 @implements(driver.open_worlds, SearchSpace)
 def open_worlds(rules, state, space):
-    """What the worlds deal afresh (the piles' undrawn places and their tiles, sorted; each
-    metal's chips left, sorted), and the game's decision stream lent to the worlds."""
+    """What the worlds deal afresh (the piles' undrawn places, every tile never face up;
+    each metal's chips the searcher has not seen, sorted), and the game's decision stream
+    lent to the worlds."""
     hidden, pool = space.bandit.hidden, space.bandit.pool
-    players, unseen = state.held.shape[0], rules.rounds - rules.face_up
     m = 0
-    for seat in range(players):
-        for position in range(state.drawn[seat], unseen):
+    for seat in range(state.held.shape[0]):
+        for position in range(state.drawn[seat], rules.rounds - rules.face_up):
             hidden[m] = seat * rules.rounds + position
-            pool[m] = state.pile[seat, position]
             m += 1
-    for i in range(m, hidden.shape[0]):
-        hidden[i] = -1
-    _sort(pool, 0, m)
+    hidden[m:] = -1
+    m = 0
+    for tile in range(rules.plate):
+        if not state.seen[tile]:
+            pool[m] = tile
+            m += 1
+    pool[m:] = -1
+    searcher = state.clock[SEAT]
     for metal in range(METALS):
-        for i in range(state.chips_drawn[metal], rules.chip_count[metal]):
-            space.chips[metal, i] = state.chips[metal, i]
-        _sort(space.chips[metal], state.chips_drawn[metal], rules.chip_count[metal])
+        m = 0
+        for i in range(rules.chip_count[metal]):
+            if _unseen_chip(state, searcher, metal, i):
+                space.chips[metal, m] = state.chips[metal, i]
+                m += 1
+        _sort(space.chips[metal], 0, m)
     copy_into(state.decision_stream, space.world.decision_stream)
 
 
@@ -223,22 +239,12 @@ def close_worlds(rules, state, space):
 
 @implements(driver.sample_world, SearchSpace)
 def sample_world(rules, state, space):
-    """``space.world``: a copy of the game, what nobody has seen dealt afresh."""
+    """``space.world``: a copy of the game, what the searcher has not seen dealt afresh."""
     world = space.world
     stream = world.decision_stream
     copy_game(state, world)
-    hidden, pool = space.bandit.hidden, space.bandit.pool
-    m = 0
-    while m < hidden.shape[0] and hidden[m] >= 0:
-        m += 1
-    shuffle_range(stream, pool, 0, m)
-    for i in range(m):
-        world.pile[hidden[i] // rules.rounds, hidden[i] % rules.rounds] = pool[i]
-    for metal in range(METALS):
-        for i in range(world.chips_drawn[metal], rules.chip_count[metal]):
-            world.chips[metal, i] = space.chips[metal, i]
-        shuffle_range(stream, world.chips[metal], world.chips_drawn[metal],
-                      rules.chip_count[metal])
+    deal_tiles(rules, world, space.bandit.hidden, space.bandit.pool, stream)
+    deal_chips(rules, state.clock[SEAT], world, space.chips, stream)
     for seat in range(world.held.shape[0]):
         for r in range(world.clock[ROUND], rules.rounds):
             world.aim_draws[seat, r] = uniform(stream)
@@ -248,6 +254,51 @@ def sample_world(rules, state, space):
             world.target[seat] = NO_PLAN
     world.die_stream[0] = next_u64(stream)
     world.die_stream[1] = 0
+
+
+@jit_borrowing
+def deal_tiles(rules, world, hidden, pool, stream):
+    """Every undrawn pile place (``hidden``) gets a tile drawn without replacement from
+    the ``pool`` of tiles never face up."""
+    unseen = 0
+    while unseen < pool.shape[0] and pool[unseen] >= 0:
+        unseen += 1
+    shuffle_range(stream, pool, 0, unseen)
+    m = 0
+    while m < hidden.shape[0] and hidden[m] >= 0:
+        world.pile[hidden[m] // rules.rounds, hidden[m] % rules.rounds] = pool[m]
+        m += 1
+
+
+@jit_borrowing
+def deal_chips(rules, searcher, world, chips, stream):
+    """Each metal's chips the searcher has not seen (``chips``) shuffled and dealt again
+    into the places it has not seen (the pile's rest, the chips the others drew), and
+    every other seat's points made up again from its chips."""
+    for seat in range(world.held.shape[0]):
+        if seat != searcher:
+            world.sheet.total[0, seat] = 0
+    for metal in range(METALS):
+        unseen = 0
+        for i in range(rules.chip_count[metal]):
+            unseen += _unseen_chip(world, searcher, metal, i)
+        shuffle_range(stream, chips[metal], 0, unseen)
+        m = 0
+        for i in range(rules.chip_count[metal]):
+            if _unseen_chip(world, searcher, metal, i):
+                world.chips[metal, i] = chips[metal, m]
+                m += 1
+        for i in range(world.chips_drawn[metal]):
+            owner = world.chip_owner[metal, i]
+            if owner != searcher:
+                world.sheet.total[0, owner] += world.chips[metal, i]
+
+
+@jit_borrowing
+def _unseen_chip(state, searcher, metal, i):
+    """Whether chip ``i`` of ``metal``'s pile is one the searcher has not seen: still in
+    the pile, or drawn face down by another seat."""
+    return i >= state.chips_drawn[metal] or state.chip_owner[metal, i] != searcher
 
 
 @implements(driver.make_move, SearchSpace)
@@ -268,8 +319,9 @@ def finish(rules, seat, world, scratch, space):
 
 @jit_borrowing
 def copy_game(state, world):
-    """``world`` becomes a copy of the game ``state`` (the deal's ``dealt`` order and the
-    streams but the die's excepted: no step reads the one, the worlds draw the others)."""
+    """``world`` becomes a copy of the game ``state``, but for the deal's ``dealt`` order (no
+    step reads it) and the streams (the worlds draw from the decision stream, lent by
+    ``open_worlds``, and re-key the die's in ``sample_world``)."""
     copy_into(state.clock, world.clock)
     copy_into(state.held, world.held)
     copy_into(state.drawn, world.drawn)
@@ -279,6 +331,7 @@ def copy_game(state, world):
     copy_into(state.golden_symbols, world.golden_symbols)
     copy_into(state.hand, world.hand)
     copy_into(state.pile, world.pile)
+    copy_into(state.seen, world.seen)
     copy_into(state.jar_mask, world.jar_mask)
     copy_into(state.jar_count, world.jar_count)
     copy_into(state.jar_golden, world.jar_golden)
@@ -288,6 +341,7 @@ def copy_game(state, world):
     copy_into(state.golden, world.golden)
     copy_into(state.chips, world.chips)
     copy_into(state.chips_drawn, world.chips_drawn)
+    copy_into(state.chip_owner, world.chip_owner)
     copy_into(state.aim_draws, world.aim_draws)
     copy_into(state.batch, world.batch)
     copy_into(state.owed_coins, world.owed_coins)
