@@ -126,15 +126,6 @@ def implements(hook, space_class):
 
 
 @jit_borrowing
-def copy_into(source, target):
-    """``target[...] = source`` as a loop, for a world copied from the game: the slice
-    assignment needs Numba's runtime, which a borrowing function is compiled without."""
-    flat_source, flat_target = source.reshape(-1), target.reshape(-1)
-    for i in range(flat_source.shape[0]):
-        flat_target[i] = flat_source[i]
-
-
-@jit_borrowing
 def decide(rules, seats, state, scratch, space):
     """Make the decision ``state.clock`` points at by search, in the real game.
 

@@ -38,7 +38,7 @@ from cakesim.games.part_du_chef.strategies import (
     PEPPER_WORTH,
     SEARCH,
     UNCERTAINTY,
-    choose_portion,
+    greedy_portion,
     open_portions,
 )
 from cakesim.games.slicing.tabletop import lead_chance
@@ -135,7 +135,7 @@ def served_lead(rules, rollout, chef, seat, chef_to_move, world, scratch):
     the last portion greedily, without passing the turn to the next pizza."""
     if chef_to_move:
         advance(rules, rollout, world, scratch)
-        index, eat_mask = choose_portion(rollout, chef, world.seen, world.clock[PORTIONS],
+        index, eat_mask = greedy_portion(rollout, chef, world.seen, world.clock[PORTIONS],
                                          rules, world.stream, scratch)
         take_turn(chef, index, eat_mask, rules, rollout, world, scratch)
     return standing_lead(rules, rollout.seat_params[seat], seat, world, scratch)

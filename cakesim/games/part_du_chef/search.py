@@ -79,8 +79,8 @@ from cakesim.games.part_du_chef.strategies import (
     THIEF,
     WIDENING,
     balanced_cut,
-    choose_portion,
     cut_outcomes,
+    greedy_portion,
     open_portions,
     plan_portion,
 )
@@ -234,7 +234,7 @@ def portion_candidates(rules, rollout, seat, state, scratch, bandit):
     plan."""
     view = state.seen
     n_portions = state.clock[PORTIONS]
-    index, eat_mask = choose_portion(rollout, seat, view, n_portions, rules, state.stream,
+    index, eat_mask = greedy_portion(rollout, seat, view, n_portions, rules, state.stream,
                                      scratch)
     count = add(clear(bandit), TAKE, index, eat_mask, bandit)
     open_portions(seat, view, n_portions, scratch)

@@ -374,6 +374,17 @@ def choose_portion(strategies, seat, view, n_portions, rules, stream, scratch):
     return best, best_mask
 
 
+@jit_borrowing
+def greedy_portion(strategies, seat, view, n_portions, rules, stream, scratch):
+    """``choose_portion``, compiled once and called: for the decisions that ask for the
+    policy's pick once per decision (a search's candidates, a lookahead's served pizza).
+
+    Inlined into each of them, the chooser was compiled into each: called, the kernel's
+    search build compiles in about 220 s instead of 236.
+    """
+    return choose_portion(strategies, seat, view, n_portions, rules, stream, scratch)
+
+
 @jit_inline
 def open_portions(seat, view, n_portions, scratch):
     """Ready ``scratch`` for ``seat``'s plans of the untaken portions (``plan_portion``).

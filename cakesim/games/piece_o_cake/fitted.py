@@ -48,8 +48,8 @@ from cakesim.games.piece_o_cake.strategies import (
     FITTED,
     PASS,
     TAKE,
-    choose_action,
     fill_rivals,
+    greedy_move,
     plan_portion,
 )
 from cakesim.games.slicing.circle import along
@@ -165,7 +165,7 @@ def fitted_action(seats, seat, turn, n_portions, view, banked, eaten_cream, rule
         base[j] = policy[n_inputs * HIDDEN + j]
     first_layer(policy, 0, position, base)
     inputs, hidden = scratch.move_inputs, scratch.hidden
-    action, index, eat_mask = choose_action(seats, seat, view, n_portions, rules, scratch)
+    action, index, eat_mask = greedy_move(seats, seat, view, n_portions, rules, scratch)
     move_features(action, index, eat_mask, True, seat, view, inputs)
     best = (action, index, eat_mask)
     best_score = move_score(policy, base, inputs, hidden)

@@ -54,12 +54,12 @@ from cakesim.games.piece_o_cake.strategies import (
     LOOKAHEAD2_CUT,
     LOOKAHEAD_CUT,
     SEARCH,
-    choose_action,
-    cut_outcomes,
     fill_rivals,
+    greedy_move,
     majority_chance,
     plan_portion,
     predicted_pick,
+    rank_cuts,
 )
 from cakesim.games.slicing.circle import along, arcs_of_cut
 from cakesim.kits.bandit import DETAIL, INDEX, KIND
@@ -172,8 +172,8 @@ def served_lead(rules, rollout, waiter, seat, waiter_to_move, world, scratch):
     greedily."""
     if waiter_to_move:
         advance(rules, rollout, world, scratch)
-        action, index, eat_mask = choose_action(rollout, waiter, world.seen,
-                                                world.clock[PORTIONS], rules, scratch)
+        action, index, eat_mask = greedy_move(rollout, waiter, world.seen,
+                                              world.clock[PORTIONS], rules, scratch)
         choose(waiter, action, index, eat_mask, rules, world)
     return standing_lead(rules, rollout.chances[seat], seat, world, scratch)
 
@@ -241,7 +241,7 @@ def rank_by_lead(rules, seats, state, scratch):
     waiter = waiter_of(state.clock, players)
     view = state.seen
     params, chances = seats.params[waiter], seats.chances[waiter]
-    cut_outcomes(params, chances, waiter, view, rules, scratch)
+    rank_cuts(params, chances, waiter, view, rules, scratch)
     cut_masks, n = rules.cut_masks, view.cake_kind.shape[0]
     for c in range(cut_masks.shape[0]):
         count = arcs_of_cut(cut_masks[c], n, scratch.starts, scratch.lengths)

@@ -90,14 +90,14 @@ from cakesim.games.piece_o_cake.strategies import (
     TAKE,
     WIDENING,
     balanced_cut,
-    choose_action,
     choose_bonus,
     choose_joker,
     choose_swap,
-    cut_outcomes,
     fill_rivals,
+    greedy_move,
     may_place_joker,
     plan_portion,
+    rank_cuts,
 )
 from cakesim.games.slicing.tabletop import WIN_UNITS
 from cakesim.kits import search as driver
@@ -295,7 +295,7 @@ def _cut_candidates(rules, rollout, waiter, state, scratch, bandit):
     view = state.seen
     params, chances = rollout.params[waiter], rollout.chances[waiter]
     policy = balanced_cut(params, chances, waiter, view, rules, scratch)
-    cut_outcomes(params, chances, waiter, view, rules, scratch)
+    rank_cuts(params, chances, waiter, view, rules, scratch)
     return widened_candidates(policy, scratch.cut_outcome, bandit)
 
 
@@ -306,7 +306,7 @@ def choice_candidates(rules, rollout, seat, state, scratch, bandit):
     view = state.seen
     n_portions = state.clock[PORTIONS]
     params, chances = rollout.params[seat], rollout.chances[seat]
-    action, index, eat_mask = choose_action(rollout, seat, view, n_portions, rules, scratch)
+    action, index, eat_mask = greedy_move(rollout, seat, view, n_portions, rules, scratch)
     count = add(clear(bandit), action, index, eat_mask, bandit)
     fill_rivals(view.collected, seat, scratch.rivals)
     for p in range(n_portions):

@@ -57,6 +57,7 @@ from cakesim.games.speedtorte.strategies import (
     placement_value,
     plates_missing,
 )
+from cakesim.kits.loops import copy_into, sort_range
 
 LOOKED_AHEAD = 6
 """Reason code of a lookahead placement that differs from the team baker's choice."""
@@ -102,36 +103,18 @@ def copy_state(state, world):
     """Copy what the rule steps read and change from ``state`` into ``world``."""
     board, into = state.board, world.board
     for b in range(board.hands.shape[0]):
-        _copy(board.hands[b], into.hands[b])
-    _copy(board.hand_counts, into.hand_counts)
-    _copy(board.tops, into.tops)
-    _copy(board.display, into.display)
-    _copy(board.signals, into.signals)
-    _copy(board.signal_args, into.signal_args)
-    _copy(state.pieces, world.pieces)
-    _copy(state.deck, world.deck)
-    _copy(state.queue, world.queue)
-    _copy(state.shown_at, world.shown_at)
-    _copy(state.rush_deadline, world.rush_deadline)
-    _copy(state.count, world.count)
-
-
-@jit_inline
-def _sort(items, n):
-    """Insertion sort of ``items[:n]``: a few dozen pieces, and no allocation."""
-    for i in range(1, n):
-        item, j = items[i], i - 1
-        while j >= 0 and items[j] > item:
-            items[j + 1] = items[j]
-            j -= 1
-        items[j + 1] = item
-
-
-@jit_inline
-def _copy(source, target):
-    """``target[:] = source`` as a loop: the slice assignment needs Numba's runtime."""
-    for i in range(source.shape[0]):
-        target[i] = source[i]
+        copy_into(board.hands[b], into.hands[b])
+    copy_into(board.hand_counts, into.hand_counts)
+    copy_into(board.tops, into.tops)
+    copy_into(board.display, into.display)
+    copy_into(board.signals, into.signals)
+    copy_into(board.signal_args, into.signal_args)
+    copy_into(state.pieces, world.pieces)
+    copy_into(state.deck, world.deck)
+    copy_into(state.queue, world.queue)
+    copy_into(state.shown_at, world.shown_at)
+    copy_into(state.rush_deadline, world.rush_deadline)
+    copy_into(state.count, world.count)
 
 
 @jit_borrowing
@@ -150,7 +133,7 @@ def deal_unseen(baker, world, unseen, open_hands):
         n += 1
     # Sorted first, so that the worlds depend on which pieces are unseen, never on where
     # they lie: the lookahead cannot peek.
-    _sort(unseen, n)
+    sort_range(unseen, 0, n)
     shuffle_range(world.stream, unseen, 0, n)
     n = 0
     for other in range(hands.shape[0]):

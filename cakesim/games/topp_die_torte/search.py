@@ -78,7 +78,8 @@ from cakesim.games.topp_die_torte.strategies import (
 )
 from cakesim.kits import search as driver
 from cakesim.kits.bandit import add, clear, new_bandit
-from cakesim.kits.search import copy_into, implements
+from cakesim.kits.loops import copy_into, sort_range
+from cakesim.kits.search import implements
 from cakesim.kits.tree import fold, fold_arrays, new_tree, tree_depth, tree_nodes
 
 LAY = 0
@@ -227,7 +228,7 @@ def open_worlds(rules, state, space):
             if _unseen_chip(state, searcher, metal, i):
                 space.chips[metal, m] = state.chips[metal, i]
                 m += 1
-        _sort(space.chips[metal], 0, m)
+        sort_range(space.chips[metal], 0, m)
     copy_into(state.decision_stream, space.world.decision_stream)
 
 
@@ -351,15 +352,3 @@ def copy_game(state, world):
         copy_into(sheet[0][k], copy[0][k])
     for k in range(len(sheet[1])):
         copy_into(sheet[1][k], copy[1][k])
-
-
-@jit_borrowing
-def _sort(items, first, end):
-    """Insertion sort of ``items[first:end]`` in place: a few dozen tiles or chips, once per
-    decision, and no allocation."""
-    for i in range(first + 1, end):
-        item, j = items[i], i - 1
-        while j >= first and items[j] > item:
-            items[j + 1] = items[j]
-            j -= 1
-        items[j + 1] = item
