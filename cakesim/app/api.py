@@ -223,6 +223,8 @@ def _override_flags(games: int | None, skill_games: int | None, changes: RuleCha
     flags += [] if sample_size else ["--no-plan"]
     if changes.rules is not None:
         flags.append(f"--rules {shlex.quote(shown_path(changes.rules))}")
+    flags += [f"--rules {shlex.quote(f'{name}={shown_path(path)}')}"
+              for name, path in changes.files]
     return flags + [f"--set {shlex.quote(s.text)}" for s in changes.settings]
 
 

@@ -97,9 +97,11 @@ def _rule_changes(command) -> None:
                          help="change one rule for this run (repeatable): a rule override "
                               "of the experiment or a dotted key into the rule-set file, "
                               f"{SET_EXAMPLE}; VALUE is read as TOML (a bare word is text)")
-    command.add_argument("--rules", metavar="FILE",
+    command.add_argument("--rules", metavar="[NAME=]FILE", action="append", default=[],
                          help="play this rule-set file instead of the game's rules.toml (a "
-                              "changed copy of it)")
+                              "changed copy of it); NAME=FILE for another of the game's rule "
+                              "files, as an experiment names them (Speedtorte: levels, cards, "
+                              "timing); repeatable")
 
 
 def _run_options(command, what: str) -> None:
@@ -393,9 +395,21 @@ def _add_score(commands, name: str) -> None:
 
 
 def _changes(args):
+    """The rule changes of ``--rules`` and ``--set``: one plain ``--rules FILE`` (the
+    rules file), any number of ``--rules NAME=FILE`` (the game's other rule files)."""
     from cakesim.app.experiment import RuleChanges
 
-    return RuleChanges(args.rules, tuple(args.settings))
+    plain, named = [], []
+    for text in args.rules:
+        name, equals, path = text.partition("=")
+        if equals and name.isidentifier() and not os.path.exists(text):
+            named.append((name, path))
+        else:
+            plain.append(text)
+    if len(plain) > 1:
+        raise InputError("--rules", plain[1], "given twice; one rules file per run (NAME=FILE "
+                                              "for the others)")
+    return RuleChanges(plain[0] if plain else None, tuple(args.settings), tuple(named))
 
 
 def _run(args) -> int:

@@ -17,6 +17,7 @@ and its errors name the flag.
 """
 
 import argparse
+import dataclasses
 import functools
 import hashlib
 import itertools
@@ -97,13 +98,16 @@ class RuleChanges:
 
     rules: str | None = None
     settings: tuple[Setting, ...] = ()
+    files: tuple[tuple[str, str], ...] = ()
+    """``--rules NAME=FILE``: another of the game's rule files (``Game.rule_files``) by name."""
 
     def __bool__(self) -> bool:
-        return self.rules is not None or bool(self.settings)
+        return self.rules is not None or bool(self.settings) or bool(self.files)
 
     def flags(self) -> list[str]:
         """The command-line flags that make these changes."""
         return ([f"--rules {self.rules}"] if self.rules is not None else []) + [
+            f"--rules {name}={path}" for name, path in self.files] + [
             s.flag for s in self.settings]
 
 
@@ -456,7 +460,7 @@ def _assumption_rows(game: Game, head: Table, path: Path, changes: RuleChanges,
             continue
         entry = question.spec.sub(assumption.name)
         try:
-            other = RuleChanges(changes.rules, changes.settings + tuple(
+            other = replace(changes, settings=changes.settings + tuple(
                 setting(item) for item in assumption.other))
             other_rules[assumption.name], _ = _rules(game, head, path, other)
         except (InputError, argparse.ArgumentTypeError) as error:
@@ -492,6 +496,11 @@ def changed_rules(game: Game, files: dict, changes: RuleChanges,
     """
     if changes.rules is not None:
         files = files | {game.rule_files["rules"]: Path(changes.rules)}
+    for name, path in changes.files:
+        if name not in game.rule_files:
+            raise InputError(f"--rules {name}={path}", name, f"not a rule file of {game.name}; "
+                             f"allowed: {', '.join(game.rule_files)}")
+        files = files | {game.rule_files[name]: Path(path)}
     given = dict(given or {})
     in_files = []
     for item in changes.settings:
@@ -527,8 +536,10 @@ def _with_settings(game: Game, rules: RuleSet, files: dict,
     for item in settings:
         # The file that has the key; a key no file has goes to the rules, whose reader
         # then names the keys allowed.
-        keyword = next((k for k, table in data.items()
-                        if resolved_path(table, item.key)[0] in table), "path")
+        first = item.key.split(".")[0]
+        keyword = next((k for k, table in data.items() if first in table), None) or next(
+            (k for k, table in data.items() if resolved_path(table, item.key)[0] in table),
+            "path")
         routed.setdefault(keyword, []).append(item)
     texts, changed = {}, {}
     with tempfile.TemporaryDirectory() as folder:
@@ -543,7 +554,23 @@ def _with_settings(game: Game, rules: RuleSet, files: dict,
             raise InputError(" ".join(s.flag for s in settings), error.key,
                              error.message) from None
     # Messages and digests keep naming the files a person knows, not the temporary copies.
-    return replace(played, **{sources[k][0]: sources[k][1] for k in changed}), texts
+    return _renamed(played, {str(changed[k]): sources[k][1] for k in changed}), texts
+
+
+def _renamed(value, names: dict[str, str]):
+    """``value`` with every ``source`` or ``*_source`` field that names a file of ``names``
+    naming its value instead, in nested rule-set objects too (Speedtorte's catalogue)."""
+    if not dataclasses.is_dataclass(value) or isinstance(value, type):
+        return value
+    changes = {}
+    for f in dataclasses.fields(value):
+        item = getattr(value, f.name)
+        if f.name == "source" or f.name.endswith("_source"):
+            if isinstance(item, str) and item in names:
+                changes[f.name] = names[item]
+        elif (renamed := _renamed(item, names)) is not item:
+            changes[f.name] = renamed
+    return replace(value, **changes) if changes else value
 
 
 def _settable_files(game: Game, rules: RuleSet) -> dict[str, tuple[str, str]]:
@@ -567,6 +594,9 @@ def _changes_record(changes: RuleChanges, texts: dict[str, str]) -> dict:
 
     given = Path(changes.rules).read_bytes() if changes.rules is not None else None
     return {"rules": changes.rules, "rules_sha256": sha256(given) if given else None,
+            "files": {name: path for name, path in changes.files},
+            "files_sha256": {name: sha256(Path(path).read_bytes())
+                             for name, path in changes.files},
             "set": [s.text for s in changes.settings],
             "changed_files_sha256": {name: sha256(text.encode()) for name, text in texts.items()}}
 

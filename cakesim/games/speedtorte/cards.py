@@ -11,7 +11,7 @@ ordinary count in every candle op (0 is even, 0-1-2 is a run, 0 is less than 1).
 """
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -113,7 +113,9 @@ class Catalogue:
     """Every order card of the game, in file order, and their program for the kernels."""
 
     cards: tuple[Card, ...]
-    source: str
+    source: str = field(metadata={"digest": False})
+    """The file the cards were read from; where it lies changes no game (and, digested, it
+    made every table's digest depend on the folder of the checkout)."""
 
     def index(self, card_id: str) -> int:
         """The position of card ``card_id``; an InputError lists the card ids."""

@@ -72,6 +72,16 @@ class RuleSet:
     """The file the rule set was read from; where it lies changes no game."""
     levels_source: str = field(default=str(DEFAULT_LEVELS), metadata={"digest": False})
 
+    @property
+    def cards_source(self) -> str:
+        """The card catalogue's file (``--set`` reaches it as ``cards``)."""
+        return self.catalogue.source
+
+    @property
+    def timing_source(self) -> str:
+        """The timing model's file (``--set`` reaches it as ``timing``)."""
+        return self.timing.source
+
     def level(self, name: str) -> Level:
         """The level called ``name``; an InputError lists the levels there are."""
         for level in self.levels:
