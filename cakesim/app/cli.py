@@ -100,8 +100,8 @@ def _rule_changes(command) -> None:
     command.add_argument("--rules", metavar="[NAME=]FILE", action="append", default=[],
                          help="play this rule-set file instead of the game's rules.toml (a "
                               "changed copy of it); NAME=FILE for another of the game's rule "
-                              "files, as an experiment names them (Speedtorte: levels, cards, "
-                              "timing); repeatable")
+                              "files, as an experiment names them (e.g. levels=FILE); "
+                              "repeatable")
 
 
 def _run_options(command, what: str) -> None:
