@@ -102,8 +102,7 @@ def new_plan(players, hand_size, plates, displayed, pieces, pool, cards):
 def copy_state(state, world):
     """Copy what the rule steps read and change from ``state`` into ``world``."""
     board, into = state.board, world.board
-    for b in range(board.hands.shape[0]):
-        copy_into(board.hands[b], into.hands[b])
+    copy_into(board.hands, into.hands)
     copy_into(board.hand_counts, into.hand_counts)
     copy_into(board.tops, into.tops)
     copy_into(board.display, into.display)
