@@ -528,7 +528,7 @@ def _with_settings(game: Game, rules: RuleSet, files: dict,
                    settings: list[Setting]) -> tuple[RuleSet, dict[str, str]]:
     """``rules`` with ``settings`` put into its files, read again by the game's readers."""
     sources = _settable_files(game, rules)
-    data = {keyword: read_toml(source, "rule-set") for keyword, (_, source) in sources.items()}
+    data = {keyword: read_toml(source, "rule-set") for keyword, source in sources.items()}
     if "path" not in data:
         raise InputError(settings[0].flag, settings[0].key,
                          f"{game.name}'s rules are not read from a file --set can change")
@@ -544,7 +544,7 @@ def _with_settings(game: Game, rules: RuleSet, files: dict,
     texts, changed = {}, {}
     with tempfile.TemporaryDirectory() as folder:
         for keyword, items in routed.items():
-            name = Path(sources[keyword][1]).name
+            name = Path(sources[keyword]).name
             texts[name] = tomli_w.dumps(with_settings(data[keyword], items))
             changed[keyword] = Path(folder) / name
             changed[keyword].write_text(texts[name], encoding="utf-8")
@@ -554,7 +554,7 @@ def _with_settings(game: Game, rules: RuleSet, files: dict,
             raise InputError(" ".join(s.flag for s in settings), error.key,
                              error.message) from None
     # Messages and digests keep naming the files a person knows, not the temporary copies.
-    return _renamed(played, {str(changed[k]): sources[k][1] for k in changed}), texts
+    return _renamed(played, {str(changed[k]): sources[k] for k in changed}), texts
 
 
 def _renamed(value, names: dict[str, str]):
@@ -573,16 +573,16 @@ def _renamed(value, names: dict[str, str]):
     return replace(value, **changes) if changes else value
 
 
-def _settable_files(game: Game, rules: RuleSet) -> dict[str, tuple[str, str]]:
-    """Rule files a ``--set`` may change: ``load_rules`` keyword -> (the rule set's field
-    that records the file, the file). The rules file is ``source``; another is
-    ``KEYWORD_source`` when the rule set records it (Speedtorte's ``levels_source``)."""
+def _settable_files(game: Game, rules: RuleSet) -> dict[str, str]:
+    """Rule files a ``--set`` may change: ``load_rules`` keyword -> the file. The rule set
+    records the rules file as ``source``, another as ``KEYWORD_source`` (Speedtorte's
+    ``levels_source``, ``cards_source``, ``timing_source``)."""
     found = {}
     for keyword in game.rule_files.values():
         attribute = "source" if keyword == "path" else f"{keyword}_source"
         source = getattr(rules, attribute, None)
         if isinstance(source, str) and Path(source).is_file():
-            found[keyword] = (attribute, source)
+            found[keyword] = source
     return found
 
 

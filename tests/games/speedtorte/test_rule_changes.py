@@ -17,8 +17,7 @@ GAME = game_named("speedtorte")
 
 
 def _changed(*flags: str, files: tuple = ()):
-    rules, texts = changed_rules(GAME, {}, RuleChanges(None, tuple(map(setting, flags)), files))
-    return rules, texts
+    return changed_rules(GAME, {}, RuleChanges(None, tuple(map(setting, flags)), files))
 
 
 def test_a_set_changes_the_timing_and_the_cards_and_keeps_their_published_names():
