@@ -184,7 +184,7 @@ def run_experiment(path: str | Path, games: int | None = None, seed: int | None 
         if write and experiment.sections:
             # Sections may play games of their own, which the bar could not count ahead.
             run.phase("sections")
-            sections = analyse_sections(experiment, runs, n_jobs)
+            sections = analyse_sections(experiment, runs, n_jobs, store)
     report = None
     if write:
         command = " ".join(["cakesim run", shlex.quote(shown_path(experiment.path)),
@@ -385,10 +385,11 @@ def compare_rules(path: str | Path, changes: RuleChanges, games: int | None = No
                       report)
 
 
-def analyse_sections(experiment: Experiment, runs: list[TableRun],
-                     n_jobs: int = -1) -> dict[str, dict]:
-    """Every section of the experiment (``[ladder]``, ``[budgets]``, ...), analysed."""
-    return {name: experiment.analyses[name].analyse(experiment, runs, config, n_jobs)
+def analyse_sections(experiment: Experiment, runs: list[TableRun], n_jobs: int = -1,
+                     cache: ChunkCache | None = None) -> dict[str, dict]:
+    """Every section of the experiment (``[ladder]``, ``[budgets]``, ...), analysed; the
+    games a section plays itself kept in ``cache``."""
+    return {name: experiment.analyses[name].analyse(experiment, runs, config, n_jobs, cache)
             for name, config in experiment.sections.items()}
 
 

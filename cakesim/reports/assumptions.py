@@ -62,7 +62,8 @@ def _what(run, seats: bool) -> str:
     return f"{run.table.strategies[0].name}'s win share"
 
 
-def analyse(experiment, runs, question: AssumptionsQuestion, n_jobs: int = -1) -> dict:
+def analyse(experiment, runs, question: AssumptionsQuestion, n_jobs: int = -1,
+            cache=None) -> dict:
     """Per assumption: its words and, when measured, per headline table the number under
     the published reading and the other, and the change paired by deal."""
     by_label = {run.table.label: run for run in runs}

@@ -47,7 +47,8 @@ def _player_deals(run, player: int) -> tuple[np.ndarray, np.ndarray]:
     return tuple(run.by_deal.player[m][:, player] / per_deal for m in ("total", "win_units"))
 
 
-def analyse(experiment, runs, question: ContrastQuestion, n_jobs: int = -1) -> dict:
+def analyse(experiment, runs, question: ContrastQuestion, n_jobs: int = -1,
+            cache=None) -> dict:
     """Per pair: the player's score and win-share difference (A minus B), paired by deal."""
     by_label = {run.table.label: run for run in runs}
     win_units = experiment.game.win_units

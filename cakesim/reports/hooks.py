@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Protocol
 
 import numpy as np
 
+from cakesim.engine.cache import ChunkCache
 from cakesim.engine.contract import Game, TableSpec
 from cakesim.engine.tables import Table
 
@@ -26,8 +27,10 @@ class Section(Protocol):
         question has ``at_most(games)``, the same question playing no more games than
         that in runs of its own."""
 
-    def analyse(self, experiment, runs: list, question, n_jobs: int = -1) -> dict:
-        """Every number of the section, from the experiment's runs (and runs of its own)."""
+    def analyse(self, experiment, runs: list, question, n_jobs: int = -1,
+                cache: ChunkCache | None = None) -> dict:
+        """Every number of the section, from the experiment's runs (and runs of its own,
+        whose chunks go into ``cache``)."""
 
     def headline(self, data: dict) -> str:
         """The section's answer in one line."""

@@ -68,7 +68,8 @@ def parse(table: Table) -> LadderQuestion:
     return LadderQuestion(tuple(dict.fromkeys(names)), tuple(sorted(counts)))
 
 
-def analyse(experiment, runs, question: LadderQuestion, n_jobs: int = -1) -> dict:
+def analyse(experiment, runs, question: LadderQuestion, n_jobs: int = -1,
+            cache=None) -> dict:
     """Each player count's win matrix with deal-clustered intervals, the fit of one rating
     per strategy (with seat terms), and the ratings where it fits (``by_players``; the
     smallest count also at top level)."""

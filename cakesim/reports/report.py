@@ -1,6 +1,7 @@
 """Writing an experiment's report: report.md, summary.json and its side file, results.parquet
 and plots."""
 
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -97,8 +98,9 @@ def summarise(experiment, runs, n_jobs: int = -1, cache: ChunkCache | None = Non
 
 def _comparisons(game: Game, runs) -> list[dict]:
     """Every variant against the base variant's table with the same everything else, and
-    a combined variant (its name joins others with ``-``, e.g. ``joker-compensation``)
-    also against each part the experiment plays, so that the part's own effect shows.
+    a combined variant (its name joins others with ``-`` or ``+``, e.g.
+    ``joker-compensation``, ``silence+eilauftrag``) also against each part the experiment
+    plays, so that the part's own effect shows.
 
     The base variant is the game's first; tables compare when their players, strategies,
     deal mode and the table options both have (e.g. a level) agree.
@@ -109,7 +111,8 @@ def _comparisons(game: Game, runs) -> list[dict]:
         t = run.table
         if t.variant == base_variant:
             continue
-        parts = [v for v in game.variants if v != t.variant and v in t.variant.split("-")]
+        parts = [v for v in game.variants if v != t.variant
+                 and v in re.split("[-+]", t.variant)]
         for against in (base_variant, *parts):
             base = next((r for r in runs if _comparable(r.table, t, against)), None)
             if base is None:

@@ -48,7 +48,8 @@ __all__ = ["SUPPLEMENT", "SkillQuestion", "analyse", "answer", "headline", "mark
 SUPPLEMENT = True
 """The section adds to the experiment's answer: the report keeps its own headline."""
 
-def analyse(experiment, runs, question: SkillQuestion, n_jobs: int = -1) -> dict:
+def analyse(experiment, runs, question: SkillQuestion, n_jobs: int = -1,
+            cache=None) -> dict:
     """Per setting: each strength's first-seat gap to the fair share, each mixed strength's
     first-seat gain, the strongest minus the weakest gain, and the verdicts in words."""
     by_label = {run.table.label: run for run in runs}

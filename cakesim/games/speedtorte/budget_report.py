@@ -3,8 +3,9 @@
 For every Eilauftrag table: the finishing times of games won without a clock, the win
 rate at the seed's budget, the budget for each target win rate with a bootstrap
 interval; for the sensitivity tables, how far those budgets move when each timing
-parameter changes by ±20 %; and whether "+15 s for two players" matches the measured
-difference between two and three players.
+parameter changes by ±20 %; whether "+15 s for two players" matches the measured
+difference between two and three players; and, for tables played in silence or with open
+hands, how far their budgets lie from the same deals played with signals.
 """
 
 import math
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from cakesim.engine.cache import ChunkCache
 from cakesim.games.speedtorte.budgets import (
     BudgetQuestion,
     bootstrap_budgets,
@@ -19,20 +21,24 @@ from cakesim.games.speedtorte.budgets import (
     clock,
     finishing_seconds,
     interval,
+    paired_budget_difference,
     parse_question,
     sensitivity,
     win_rate_at,
 )
+from cakesim.games.speedtorte.game import variant_name, variant_parts
 from cakesim.reports.answer import Answer
 from cakesim.reports.figures import legend_outside, new_figure, save_figure
-from cakesim.reports.text import percent
-from cakesim.stats.intervals import wilson
+from cakesim.reports.text import percent, points
+from cakesim.stats.intervals import paired_difference, wilson
 
 parse = parse_question
 
 
-def analyse(experiment, runs, question: BudgetQuestion, n_jobs: int = -1) -> dict:
-    """Every number of the section, from the experiment's runs (rows must be complete)."""
+def analyse(experiment, runs, question: BudgetQuestion, n_jobs: int = -1,
+            cache: ChunkCache | None = None) -> dict:
+    """Every number of the section, from the experiment's runs (rows must be complete) and
+    the sensitivity runs (their chunks kept in ``cache``)."""
     tables, seconds_of = [], {}
     for index, run in enumerate(runs):
         t = run.table
@@ -48,7 +54,7 @@ def analyse(experiment, runs, question: BudgetQuestion, n_jobs: int = -1) -> dic
         seed_budget = timing.seed_budget(t.rules.level.name, t.players)
         tables.append({
             "label": t.label, "level": t.rules.level.name, "players": t.players,
-            "profile": t.rules.timing.name, "games": int(seconds.size),
+            "variant": t.variant, "profile": t.rules.timing.name, "games": int(seconds.size),
             "bakers": _bakers(t),
             "win_rate_without_clock": wilson(float(np.isfinite(seconds).mean()),
                                              seconds.size).as_dict(),
@@ -62,17 +68,18 @@ def analyse(experiment, runs, question: BudgetQuestion, n_jobs: int = -1) -> dic
                                         experiment.seed + index)
                         for target in question.targets],
         })
-    # The sensitivity runs are many: they are played for the first table's bakers only.
+    # The sensitivity runs are many: they are played for the first table's bakers and
+    # variant only.
+    main = {t["label"] for t in _base(tables)}
     moves = []
     for run in runs:
-        if run.table.rules.timing is not None and (
-                run.table.players in question.sensitivity_players) and (
-                _bakers(run.table) == tables[0]["bakers"]):
-            moves += sensitivity(run.table, question, experiment.seed, n_jobs)
+        if run.table.label in main and run.table.players in question.sensitivity_players:
+            moves += sensitivity(run.table, question, experiment.seed, n_jobs, cache)
     return {"targets": list(question.targets), "bootstrap": question.bootstrap,
             "sensitivity_games": question.sensitivity_games, "tables": tables,
             "sensitivity": moves,
-            "two_players": _two_players(tables, seconds_of, question, experiment.seed)}
+            "two_players": _two_players(tables, seconds_of, question, experiment.seed),
+            "talk": _talk(tables, seconds_of, question, experiment.seed)}
 
 
 def _bakers(table) -> str:
@@ -107,9 +114,60 @@ def _two_players(tables, seconds_of, question, seed) -> list[dict]:
     return found
 
 
+def _talk(tables, seconds_of, question, seed) -> list[dict]:
+    """Per table played in silence or with open hands: its win rate without a clock and
+    its budget for each target minus those of the same deals played with signals (same
+    level, players, profile, bakers and games), paired by deal."""
+    found = []
+    for t in tables:
+        mode = variant_parts(t["variant"])[0]
+        signals = next((s for s in tables if s["variant"] == _with_signals(t["variant"])
+                        and all(s[k] == t[k] for k in ("level", "players", "profile",
+                                                       "bakers", "games"))), None)
+        if mode == "signals" or signals is None:
+            continue
+        ours, theirs = seconds_of[t["label"]], seconds_of[signals["label"]]
+        found.append({
+            "table": t["label"], "level": t["level"], "players": t["players"], "mode": mode,
+            "bakers": t["bakers"], "won_without_clock": t["win_rate_without_clock"],
+            "signals_won_without_clock": signals["win_rate_without_clock"],
+            "won_difference": paired_difference(np.isfinite(ours), np.isfinite(theirs)).as_dict(),
+            "budgets": [{"budget": t["budgets"][k], "signals_budget": signals["budgets"][k],
+                         **paired_budget_difference(ours, theirs, target, question.bootstrap,
+                                                    seed + k)}
+                        for k, target in enumerate(question.targets)]})
+    return found
+
+
+def talk_line(data: dict) -> str:
+    """How far silence and open hands move the wins and budgets, in one sentence."""
+    parts = []
+    for mode in dict.fromkeys(d["mode"] for d in data.get("talk", [])):
+        rows = [d for d in data["talk"] if d["mode"] == mode]
+        won = [100 * d["won_difference"]["value"] for d in rows]
+        moved = [b["difference"] for d in rows for b in d["budgets"]
+                 if not math.isnan(b["difference"])]
+        budgets = (f", budgets {min(moved):+.1f} to {max(moved):+.1f} s where both are "
+                   "reachable" if moved else ", no budget reachable in both")
+        parts.append(f"{mode.replace('_', ' ')} changes the win rate without a clock by "
+                     f"{min(won):+.1f} to {max(won):+.1f} pp{budgets}")
+    if not parts:
+        return ""
+    first = data["talk"][0]
+    return (f"Against signals on the same deals ({first['players']} players, "
+            f"{first['bakers']} bakers): " + "; ".join(parts) + ".")
+
+
+def _with_signals(variant: str) -> str:
+    """The variant's name with the bakers talking by signals (its other parts kept)."""
+    _, special, eilauftrag = variant_parts(variant)
+    return variant_name("signals", special, eilauftrag)
+
+
 def _base(tables: list[dict]) -> list[dict]:
-    """The tables of the first table's bakers (the experiment's main bakers)."""
-    return [t for t in tables if t.get("bakers") == tables[0].get("bakers")]
+    """The tables of the first table's bakers and variant (the experiment's main ones)."""
+    return [t for t in tables if t.get("bakers") == tables[0].get("bakers")
+            and t.get("variant") == tables[0].get("variant")]
 
 
 def headline(data: dict) -> str:
@@ -139,8 +197,9 @@ def answer(data: dict, summary: dict) -> Answer:
              percent(t["win_rate_at_seed_budget"]), *[_budget(b) for b in t["budgets"]]]
             for t in _base(data["tables"])]
     line = headline(data)
+    talk = f" {talk_line(data)}" if data.get("talk") else ""
     return Answer(line + " A budget out of reach means even a game without a clock is won "
-                  "less often than the target.", line,
+                  "less often than the target." + talk, line,
                   ["table", "won without clock", "seed's budget", "wins at seed's budget",
                    *[f"budget for {100 * t:g} % wins" for t in targets]], rows)
 
@@ -171,7 +230,8 @@ def markdown(data: dict, plot: str) -> list[str]:
              "wins at seed's budget | time points on a win | "
              + " | ".join(f"budget for {100 * t:g} % wins" for t in targets) + " |",
              "|---|---|---|---|---|---|---|" + "---|" * len(targets)]
-    for t in data["tables"]:
+    talked = {d["table"] for d in data.get("talk", [])}
+    for t in (t for t in data["tables"] if t["label"] not in talked):
         budgets = " | ".join(_budget(b) for b in t["budgets"])
         lines.append(f"| {t['label']} | {percent(t['win_rate_without_clock'])} | "
                      f"{clock(t['median_finish'])} | {clock(t['finish_90'])} | "
@@ -202,7 +262,28 @@ def markdown(data: dict, plot: str) -> list[str]:
             lines.append(f"| {d['level']} | {100 * d['target']:g} % | {_seconds(d)} | "
                          f"{_verdict(d)} |")
         lines.append("")
-    return lines
+    return lines + _talk_markdown(data)
+
+
+def _talk_markdown(data: dict) -> list[str]:
+    """The tables played in silence or with open hands beside the same deals with signals."""
+    if not data.get("talk"):
+        return []
+    targets = data["targets"]
+    lines = ["### Signals, silence and open hands", "", f"**{talk_line(data)}**", "",
+             "Each table below is played on the same deals as its table with signals; a "
+             "change is the table's number minus the number with signals, paired by deal "
+             "(win rate: normal interval over deals; budget: 95 % bootstrap interval over "
+             "the shared deals, positive when talking less costs time).", "",
+             "| table | won without clock | with signals | change | "
+             + " | ".join(f"budget for {100 * t:g} % wins | change" for t in targets) + " |",
+             "|---|---|---|---|" + "---|---|" * len(targets)]
+    for d in data["talk"]:
+        cells = " | ".join(f"{_budget(b['budget'])} | {_seconds(b)}" for b in d["budgets"])
+        lines.append(f"| {d['table']} | {percent(d['won_without_clock'])} | "
+                     f"{percent(d['signals_won_without_clock'])} | "
+                     f"{points(d['won_difference'])} | {cells} |")
+    return [*lines, ""]
 
 
 def plot(data: dict, runs, summary: dict, out: Path) -> str:
@@ -255,8 +336,10 @@ def _shift(move: dict) -> str:
 
 
 def _seconds(d: dict) -> str:
-    if math.isnan(d["low"]):
+    if math.isnan(d["difference"]):
         return "out of reach"
+    if math.isnan(d["low"]):
+        return f"{d['difference']:+.1f} s [interval reaches out of reach]"
     return f"{d['difference']:+.1f} s [{d['low']:+.1f}, {d['high']:+.1f}]"
 
 

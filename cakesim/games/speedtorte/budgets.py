@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from cakesim.engine.cache import ChunkCache
 from cakesim.engine.contract import Game, TableSpec
 from cakesim.engine.errors import InputError
 from cakesim.engine.runner import DEFAULT_KEEP_ROWS, run_table
@@ -81,6 +82,22 @@ def interval(replicates: np.ndarray) -> tuple[float, float]:
     return float(low), float(high)
 
 
+def paired_budget_difference(after: np.ndarray, before: np.ndarray, target: float,
+                             draws: int, seed: int) -> dict:
+    """The budget for ``target`` under ``after`` minus under ``before``, both played on the
+    same deals (game ``i`` of one is game ``i`` of the other), with a bootstrap interval
+    that draws the same games from both (NaN where either is out of reach)."""
+    rng = np.random.default_rng(seed)
+    replicates = np.empty(draws)
+    for r in range(draws):
+        pick = rng.integers(0, after.size, after.size)
+        replicates[r] = budget_for(after[pick], target) - budget_for(before[pick], target)
+    low, high = interval(replicates)
+    return {"target": target,
+            "difference": budget_for(after, target) - budget_for(before, target),
+            "low": low, "high": high}
+
+
 def budget_estimate(seconds: np.ndarray, target: float, draws: int, seed: int) -> dict:
     """The budget for ``target`` with its bootstrap interval and the win rate it gives."""
     budget = budget_for(seconds, target)
@@ -102,16 +119,19 @@ def with_scaled_timing(table: TableSpec, parameter: str, factor: float) -> Table
                    label=f"{table.label} ({parameter} x{factor:g})")
 
 
-def sensitivity(table: TableSpec, question: BudgetQuestion, seed: int,
-                n_jobs: int = -1) -> list[dict]:
-    """How far each target's budget moves when each timing parameter changes by ±20 %."""
-    base = run_table(table, question.sensitivity_games, seed, n_jobs, progress=False)
+def sensitivity(table: TableSpec, question: BudgetQuestion, seed: int, n_jobs: int = -1,
+                cache: ChunkCache | None = None) -> list[dict]:
+    """How far each target's budget moves when each timing parameter changes by ±20 %
+    (the runs' chunks kept in ``cache``, so that a second run reads them back)."""
+    base = run_table(table, question.sensitivity_games, seed, n_jobs, progress=False,
+                     cache=cache)
     reference = {t: budget_for(finishing_seconds(base.rows), t) for t in question.targets}
     moves = []
     for parameter in PARAMETERS:
         for factor in SENSITIVITY:
             run = run_table(with_scaled_timing(table, parameter, factor),
-                            question.sensitivity_games, seed, n_jobs, progress=False)
+                            question.sensitivity_games, seed, n_jobs, progress=False,
+                            cache=cache)
             seconds = finishing_seconds(run.rows)
             for target in question.targets:
                 moves.append({"table": table.label, "parameter": parameter, "factor": factor,

@@ -30,12 +30,13 @@ REAL_TIME_METRICS = ("finish_ms", "rejected")
 SPECIAL_ORDERS, EILAUFTRAG = "special_orders", "eilauftrag"
 
 
-def _variant_name(mode: str, special: bool, real_time: bool) -> str:
+def variant_name(mode: str, special: bool, real_time: bool) -> str:
+    """The variant's name from its parts (signals unnamed in a combination)."""
     parts = [part for part in (mode, SPECIAL_ORDERS * special, EILAUFTRAG * real_time) if part]
     return "+".join(parts[1:] if len(parts) > 1 and mode == "signals" else parts)
 
 
-VARIANTS = tuple(_variant_name(mode, special, real_time) for real_time in (False, True)
+VARIANTS = tuple(variant_name(mode, special, real_time) for real_time in (False, True)
                  for special in (False, True) for mode in MODES)
 """A table's variant: how bakers talk (signals, silence, open hands), with or without the
 special-orders module, in turn mode or the Eilauftrag (real time), joined by "+":

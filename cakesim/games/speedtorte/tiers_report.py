@@ -76,7 +76,8 @@ def _setting(run) -> tuple:
             t.rules.timing.name if t.rules.timing is not None else "")
 
 
-def analyse(experiment, runs, question: TierQuestion, n_jobs: int = -1) -> dict:
+def analyse(experiment, runs, question: TierQuestion, n_jobs: int = -1,
+            cache=None) -> dict:
     """Every number of the section, from the experiment's runs (every deal's sums kept)."""
     groups: dict[tuple, dict[str, object]] = {}
     for run in runs:

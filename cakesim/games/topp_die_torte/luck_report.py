@@ -176,7 +176,8 @@ def _decomposition(run, seed: int) -> dict:
             "shares": _split(run, seed, "score"), "lead_shares": _split(run, seed, "lead")}
 
 
-def analyse(experiment, runs, question: LuckQuestion, n_jobs: int = -1) -> dict:
+def analyse(experiment, runs, question: LuckQuestion, n_jobs: int = -1,
+            cache=None) -> dict:
     """The lone players' win shares and every nested table's variance shares."""
     # The bootstrap resamples tile blocks: a table needs two at least (a small run).
     nested = [run for run in runs if NESTED in run.table.options and run.rows_complete

@@ -55,7 +55,8 @@ def _per_deal(run) -> tuple[np.ndarray, np.ndarray]:
     return points_per_player, first
 
 
-def analyse(experiment, runs, question: ValuesQuestion, n_jobs: int = -1) -> dict:
+def analyse(experiment, runs, question: ValuesQuestion, n_jobs: int = -1,
+            cache=None) -> dict:
     """Per player count and variant: points per player and the first placer's share,
     base minus variant, paired by deal."""
     groups: dict[tuple, dict[str, object]] = {}

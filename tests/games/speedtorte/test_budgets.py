@@ -13,8 +13,11 @@ from cakesim.games.speedtorte.budgets import (
     budget_for,
     clock,
     finishing_seconds,
+    paired_budget_difference,
     win_rate_at,
 )
+from cakesim.games.speedtorte.timing import PARAMETERS
+from cakesim.reports.summary_file import read_summary
 
 INF = math.inf
 
@@ -44,13 +47,51 @@ def test_the_bootstrap_interval_holds_the_budget_and_shrinks_with_more_games():
     assert abs(large["value"] - 60 * math.log(2)) < 3  # the exponential's median
 
 
+def test_a_budget_difference_on_the_same_deals_is_paired():
+    rng = np.random.default_rng(4)
+    before = rng.exponential(60, 2000)
+    after = np.where(rng.random(2000) < 0.1, INF, before + 5.0)  # 5 s slower, 10 % lost
+    same = paired_budget_difference(before, before, 0.5, 200, seed=1)
+    assert same["difference"] == same["low"] == same["high"] == 0.0
+    slower = paired_budget_difference(after, before, 0.5, 200, seed=1)
+    assert slower["low"] <= slower["difference"] <= slower["high"]
+    assert slower["low"] > 5.0  # the losses push the median further than the 5 s
+    assert math.isnan(paired_budget_difference(after, before, 0.95, 200, seed=1)["difference"])
+
+
 def test_the_budget_section_of_a_small_experiment(tmp_path, tiny_budget_experiment):
-    result = run_experiment(tiny_budget_experiment, n_jobs=1, progress=False, cache=False,
+    cache = tmp_path / "cache"
+    result = run_experiment(tiny_budget_experiment, n_jobs=1, progress=False, cache=cache,
                             out=tmp_path / "report")
     text = result.report.read_text()
+    # The sensitivity runs are kept: a second run plays nothing and writes the same report.
+    stored = sorted(cache.rglob("*.npz"))
+    assert len(stored) > result.chunks + 2 * len(PARAMETERS)
+    again = run_experiment(tiny_budget_experiment, n_jobs=1, progress=False, cache=cache,
+                           out=tmp_path / "again")
+    assert sorted(cache.rglob("*.npz")) == stored and again.chunks_reused == again.chunks
+    assert read_summary(again.report.parent)["sections"] == read_summary(
+        result.report.parent)["sections"]
     assert "## Eilauftrag time budgets" in text and "finishing_times.png" in text
     assert "-20 %" in text and '"+15 s for two players" right?' in text
     assert (tmp_path / "report" / "finishing_times.png").exists()
+    # The silent table: beside its signals twin, in the section and among the comparisons,
+    # and neither in the answer's table nor given its own sensitivity runs.
+    summary = read_summary(result.report.parent)
+    section = summary["sections"]["budgets"]
+    signals = next(t for t in section["tables"]
+                   if t["label"] == "Lehrling 3P eilauftrag team")
+    [talk] = section["talk"]
+    assert talk["table"] == "Lehrling 3P silence+eilauftrag team"
+    assert [b["target"] for b in talk["budgets"]] == [0.5, 0.8]
+    assert talk["signals_won_without_clock"] == signals["win_rate_without_clock"]
+    assert talk["budgets"][0]["signals_budget"] == signals["budgets"][0]
+    assert "Against signals on the same deals (3 players, team bakers): silence" in text
+    assert "### Signals, silence and open hands" in text
+    assert {m["table"] for m in section["sensitivity"]} == {signals["label"]}
+    assert [c["against"] for c in summary["comparisons"]] == ["eilauftrag"]
+    assert "Lehrling adult 3P silence+eilauftrag team |" not in text.split("## Answer")[1].split(
+        "## Eilauftrag time budgets")[0]
 
 
 def test_the_budget_command_and_its_errors(capsys):
@@ -91,6 +132,12 @@ chooser = "weighted"
 level = "Lehrling"
 players = [2, 3]
 variant = "eilauftrag"
+seats = "team"
+
+[[tables]]
+level = "Lehrling"
+players = 3
+variant = "silence+eilauftrag"
 seats = "team"
 """)
     return path
