@@ -3,11 +3,13 @@
 A chunk is filed under a digest of (the game's code version, table, seed, chunk range):
 change the game's code or the engine it runs on (``game_code_version``), the rule set, a
 strategy parameter or the seed and the old chunks are simply not found. Editing a report,
-a statistic or another game keeps them. Files are written to a temporary name and
-renamed, so a run killed mid-write leaves no half chunk behind; an unreadable file counts
-as missing.
+a statistic or another game keeps them. A report section files its own slow results
+(e.g. a solver's bound) the same way, under a digest of everything that decides them.
+Files are written to a temporary name and renamed, so a run killed mid-write leaves no
+half chunk behind; an unreadable file counts as missing.
 """
 
+import json
 import os
 import zipfile
 from collections.abc import Callable
@@ -74,3 +76,20 @@ class ChunkCache:
         arrays = {f"{kind}/{k}": v for kind in KINDS
                   for k, v in getattr(chunk, kind).items()}
         write_atomically(path, lambda file: np.savez(file, **arrays))
+
+    def result_path(self, key: dict) -> Path:
+        """Where the result decided by ``key`` (every input of it, code included) is filed."""
+        name = digest(key)
+        return self.root / name[:2] / f"{name}.json"
+
+    def load_result(self, key: dict) -> dict | None:
+        """The filed result of ``key``, or ``None`` if it was never finished."""
+        try:
+            return json.loads(self.result_path(key).read_text())
+        except (OSError, ValueError):
+            return None  # missing, truncated or not ours: computed again
+
+    def store_result(self, key: dict, result: dict) -> None:
+        """File a finished result (JSON) under ``key``."""
+        text = json.dumps(result).encode()
+        write_atomically(self.result_path(key), lambda file: file.write(text))

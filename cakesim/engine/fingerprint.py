@@ -122,6 +122,13 @@ def import_closure(module: str) -> list[Path]:
 
 
 @cache
+def module_code_version(module: str) -> str:
+    """A digest of module ``module`` and of every module it imports at load time: what a
+    result computed by its code (not by a game's chunks) is keyed by."""
+    return f"{__version__}+{_files_digest(import_closure(module))}"
+
+
+@cache
 def _game_code_version(module: str, rule_version: str) -> str:
     files = import_closure(module)
     data = [p for p in _sources(files[0].parent) if p.suffix != ".py"]

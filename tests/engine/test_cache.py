@@ -55,6 +55,17 @@ def test_a_damaged_chunk_is_played_again(tmp_path):
     assert results_digest([first]) == results_digest([again])
 
 
+def test_a_filed_result_comes_back_under_its_own_key_only(tmp_path):
+    cache = ChunkCache(tmp_path)
+    key = {"result": "upper_bound", "seed": 3, "deals": 40}
+    assert cache.load_result(key) is None
+    cache.store_result(key, {"won": 38, "unproven": 1})
+    assert cache.load_result(key) == {"won": 38, "unproven": 1}
+    assert cache.load_result(key | {"seed": 4}) is None
+    cache.result_path(key).write_text('{"won": 3')  # cut short: computed again
+    assert cache.load_result(key) is None
+
+
 def test_a_run_killed_midway_and_restarted_plays_only_the_missing_chunks(
         tmp_path, tiny_experiment):
     # Many small chunks, so that the run is killed midway; few games, as the restarted

@@ -21,6 +21,8 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
+from cakesim.engine.cache import ChunkCache
+from cakesim.engine.fingerprint import module_code_version
 from cakesim.engine.tables import Table
 from cakesim.games.speedtorte import solver
 from cakesim.reports.figures import new_figure, save_figure
@@ -77,8 +79,9 @@ def _setting(run) -> tuple:
 
 
 def analyse(experiment, runs, question: TierQuestion, n_jobs: int = -1,
-            cache=None) -> dict:
-    """Every number of the section, from the experiment's runs (every deal's sums kept)."""
+            cache: ChunkCache | None = None) -> dict:
+    """Every number of the section, from the experiment's runs (every deal's sums kept);
+    the solver's bounds are filed in ``cache``, so that a second run reads them back."""
     groups: dict[tuple, dict[str, object]] = {}
     for run in runs:
         tier = _tier_of(run, question.tiers)
@@ -104,14 +107,15 @@ def analyse(experiment, runs, question: TierQuestion, n_jobs: int = -1,
                 entry["minus_base"] = paired_difference(
                     won[:n].astype(float), base.by_deal.game["won"][:n].astype(float)).as_dict()
             row["tiers"][tier] = entry
-        row["bound"] = _bound(base, by_tier, question, experiment.seed)
+        row["bound"] = _bound(base, by_tier, question, experiment.seed, cache)
         settings.append(row)
     return {"tiers": list(question.tiers), "base": question.base, "settings": settings,
             "bound_deals": question.bound_deals, "bound_budget": question.bound_budget,
             "ranks": _rank_stability(groups, question, experiment.seed)}
 
 
-def _bound(base, by_tier, question: TierQuestion, seed: int) -> dict | None:
+def _bound(base, by_tier, question: TierQuestion, seed: int,
+           cache: ChunkCache | None) -> dict | None:
     """The solver's wins on the first deals, and each tier's wins on the same deals."""
     table = base.table
     if (question.bound_deals == 0 or table.rules.special_orders
@@ -119,7 +123,16 @@ def _bound(base, by_tier, question: TierQuestion, seed: int) -> dict | None:
         return None
     order = "free" if table.rules.timing is not None else "turns"
     deals = min(question.bound_deals, base.by_deal.deals)
-    found = solver.upper_bound(table.rules, seed, deals, question.bound_budget, order)
+    # The solver runs in plain Python (seconds a deal): its result is filed like a chunk.
+    key = {"result": "upper_bound", "code": module_code_version(solver.__name__),
+           "rules": table.rules, "seed": seed, "deals": deals,
+           "budget": question.bound_budget, "order": order}
+    found = cache.load_result(key) if cache is not None else None
+    if found is None:
+        bound = solver.upper_bound(table.rules, seed, deals, question.bound_budget, order)
+        found = {"won": int(bound["won"]), "unproven": int(bound["unproven"])}
+        if cache is not None:
+            cache.store_result(key, found)
     return {"deals": deals, "order": order, "won": found["won"],
             "unproven": found["unproven"],
             "tiers_won": {tier: int(run.by_deal.game["won"][:deals].sum())

@@ -5,6 +5,7 @@ import pytest
 
 from cakesim.app.api import run_experiment
 from cakesim.app.cli import main
+from cakesim.games.speedtorte import solver
 from cakesim.reports.summary_file import read_summary
 
 
@@ -48,9 +49,9 @@ bound_players = [1]
     return path
 
 
-def test_the_tier_section_of_a_small_experiment(tmp_path, tiny_tier_experiment):
-    result = run_experiment(tiny_tier_experiment, n_jobs=1, progress=False, cache=False,
-                            out=tmp_path / "report")
+def test_the_tier_section_of_a_small_experiment(tmp_path, tiny_tier_experiment, monkeypatch):
+    result = run_experiment(tiny_tier_experiment, n_jobs=1, progress=False,
+                            cache=tmp_path / "cache", out=tmp_path / "report")
     text = result.report.read_text()
     assert "## Skill tiers: does the answer depend on the bakers?" in text
     assert "| Meister 1P signals |" in text and "lookahead minus team" in text
@@ -65,6 +66,15 @@ def test_the_tier_section_of_a_small_experiment(tmp_path, tiny_tier_experiment):
     # Paired on the deals both played: the lookahead's 60 against the team's first 60.
     lookahead = by_players[3]["tiers"]["lookahead"]
     assert lookahead["games"] == 60 and lookahead["minus_base"]["n"] == 60
+    # A second run reads the bound back instead of solving again, and says the same.
+    monkeypatch.setattr(solver, "upper_bound", _no_solving)
+    run_experiment(tiny_tier_experiment, n_jobs=1, progress=False, cache=tmp_path / "cache",
+                   out=tmp_path / "again")
+    assert read_summary(tmp_path / "again")["sections"]["tiers"] == tiers
+
+
+def _no_solving(*args, **kwargs):
+    raise AssertionError("the bound was solved again instead of read from the cache")
 
 
 def test_the_recommenders_take_a_tier(capsys):
