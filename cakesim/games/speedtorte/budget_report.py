@@ -153,9 +153,10 @@ def talk_line(data: dict) -> str:
                      f"{min(won):+.1f} to {max(won):+.1f} pp{budgets}")
     if not parts:
         return ""
-    first = data["talk"][0]
-    return (f"Against signals on the same deals ({first['players']} players, "
-            f"{first['bakers']} bakers): " + "; ".join(parts) + ".")
+    players = ", ".join(str(p) for p in sorted({d["players"] for d in data["talk"]}))
+    bakers = ", ".join(dict.fromkeys(d["bakers"] for d in data["talk"]))
+    return (f"Against signals on the same deals ({players} players, {bakers} bakers): "
+            + "; ".join(parts) + ".")
 
 
 def _with_signals(variant: str) -> str:
