@@ -99,6 +99,9 @@ class Rules(NamedTuple):
     met_mask: np.ndarray
     # uint64, same shape: the cards that changing one top piece of the board would meet.
     one_away: np.ndarray
+    # uint64 (board codes, plates, words): per plate, the cards that changing that plate's
+    # top piece would meet.
+    one_away_on: np.ndarray
     # uint64 (piece types,): bit k set when a piece of type k fits on a plate whose top
     # piece has this type (``strategies.fits``).
     fit_mask: np.ndarray
@@ -106,14 +109,16 @@ class Rules(NamedTuple):
     @classmethod
     def of_table(cls, arrays: dict) -> "Rules":
         """The bundle of a table's arrays (``TableRules.arrays``), look-up tables added."""
-        met, one_away = lookahead_tables(arrays["program"], arrays["plates"], PIECE_TYPES)
+        met, one_away, one_away_on = lookahead_tables(arrays["program"], arrays["plates"],
+                                                      PIECE_TYPES)
         flavour, candles, sacher = (arrays["type_flavour"], arrays["type_candles"],
                                     arrays["sacher"])
         fit_mask = np.array([sum(1 << kind for kind in range(PIECE_TYPES)
                                  if fits.py_func(kind, top, flavour, candles, sacher))
                              for top in range(PIECE_TYPES)], dtype=np.uint64)
         given = {name: arrays[name] for name in cls._fields if name in arrays}
-        return cls(**given, met_mask=met, one_away=one_away, fit_mask=fit_mask)
+        return cls(**given, met_mask=met, one_away=one_away, one_away_on=one_away_on,
+                   fit_mask=fit_mask)
 
 
 class Board(NamedTuple):

@@ -337,11 +337,14 @@ def _helps_with(hand, count, tops, card, rules):
     kinds = type_flavour.shape[0]
     # A displayed card is never met (it would have been fulfilled), so one piece can meet
     # it only if it is one plate away: one look-up spares the hand's dozen.
-    if plates_missing(rules.met_mask, rules.one_away, board_with(tops, -1, 0, kinds),
-                      card) != 1:
+    now = board_with(tops, -1, 0, kinds)
+    if plates_missing(rules.met_mask, rules.one_away, now, card) != 1:
         return False
-    for i in range(count):
-        for p in range(tops.shape[0]):
+    # Only a plate whose top piece, changed, meets the card can take the helping piece.
+    for p in range(tops.shape[0]):
+        if (rules.one_away_on[now, p, card >> 6] >> np.uint64(card & 63)) & np.uint64(1) == 0:
+            continue
+        for i in range(count):
             if (fits(hand[i], tops[p], type_flavour, type_candles, sacher)
                     and is_met(rules.met_mask, board_with(tops, p, hand[i], kinds), card)):
                 return True
