@@ -125,7 +125,7 @@ def _trace_steps(setting, by_label: dict, mixed: list[dict], win_units: int) -> 
         steps.append({
             "lower": lower, "upper": upper, "seats": seats, "alone_gap": gap,
             "largest": max(seats, key=lambda d: max(abs(d["low"]), abs(d["high"]))),
-            "moved": _moved(seats), "alone": share, "fair": 1 / players,
+            "moved": moved(seats), "alone": share, "fair": 1 / players,
             # A paired interval narrows as 1/sqrt(deals): the deals at which the widest
             # seat's would be +-TOLERANCE, were its change zero.
             "deals_to_resolve": int(np.ceil(max(
@@ -134,9 +134,9 @@ def _trace_steps(setting, by_label: dict, mixed: list[dict], win_units: int) -> 
     return steps
 
 
-def _moved(seats: list[dict]) -> str:
-    """``settled``: every seat's change lies within ±TOLERANCE with 95 % confidence;
-    ``moving``: some seat's change lies beyond it; else ``unresolved`` at this size."""
+def moved(seats: list[dict]) -> str:
+    """``settled``: every change (an interval dict) lies within ±TOLERANCE with 95 %
+    confidence; ``moving``: some change lies beyond it; else ``unresolved`` at this size."""
     if all(d["low"] >= -TOLERANCE and d["high"] <= TOLERANCE for d in seats):
         return "settled"
     if any(d["low"] > TOLERANCE or d["high"] < -TOLERANCE for d in seats):

@@ -339,7 +339,7 @@ def test_a_trace_seats_each_strength_among_the_one_below_and_pairs_its_changes(t
             assert step["largest"] in step["seats"]
             reach = max(max(abs(c["low"]), abs(c["high"])) for c in step["seats"])
             assert max(abs(step["largest"]["low"]), abs(step["largest"]["high"])) == reach
-            assert step["moved"] == skill._moved(step["seats"])
+            assert step["moved"] == skill.moved(step["seats"])
             # The deals at which the widest seat's interval would be +-1 pp wide.
             half = max(c["high"] - c["low"] for c in step["seats"]) / 2
             assert step["deals_to_resolve"] == int(np.ceil(150 * (half / 0.01) ** 2))
@@ -389,7 +389,7 @@ def test_the_one_line_verdict_of_a_trace(moved, words):
     ([_change(-0.008, 0.011), _change(-0.002, 0.004)], "unresolved"),
 ])
 def test_the_answer_has_stopped_moving_only_when_every_seat_is_within_a_point(seats, word):
-    assert skill._moved(seats) == word
+    assert skill.moved(seats) == word
 
 
 @pytest.mark.parametrize(("low", "high", "word"), [

@@ -10,11 +10,16 @@ tables share their seed, hence their deals. This section puts them side by side:
   without special orders, the perfect-information solver (``solver.upper_bound``, which
   sees every hand and the supply order; in the Eilauftrag it places in free order and
   ignores the clock) wins at least ``won`` and at most ``won + unproven`` of them;
+- the skill trace (``trace``: tiers that differ only in the lookahead's budget, weakest
+  first): each step's change in win rate paired by deal, whether the last step settled
+  within ±1 pp (``reports.skill.moved``), and how far the strongest tier falls short of
+  what the deals allow;
 - how stable the order cards' difficulty ranking is across tiers: Spearman's rank
   correlation of the cards' fulfilled share once shown between two tiers, with a
   bootstrap interval over deals.
 """
 
+import itertools
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -25,7 +30,9 @@ from cakesim.engine.cache import ChunkCache
 from cakesim.engine.fingerprint import module_code_version
 from cakesim.engine.tables import Table
 from cakesim.games.speedtorte import solver
+from cakesim.games.speedtorte.strategies import LOOKAHEAD, W_SAMPLES
 from cakesim.reports.figures import new_figure, save_figure
+from cakesim.reports.skill import moved
 from cakesim.reports.text import percent, points
 from cakesim.stats.intervals import paired_difference, wilson
 
@@ -35,6 +42,13 @@ replace it."""
 DEFAULT_TIERS = ("novice", "team", "lookahead")
 RANK_DRAWS = 400
 """Bootstrap replicates of each rank correlation."""
+NEAR_BOUND = 0.05
+"""How close (5 pp) the strongest tier's win rate must come to the share of deals the
+perfect-information solver wins to be called near what the deals allow."""
+SETTLED = {"settled": "settled within ±1 pp", "moving": "still moving by more than 1 pp",
+           "unresolved": "not resolved to ±1 pp"}
+"""The last step of a trace in words, by ``reports.skill.moved``'s verdict."""
+VERB = {"settled": "has", "moving": "is", "unresolved": "is"}
 
 
 @dataclass(frozen=True)
@@ -47,6 +61,8 @@ class TierQuestion:
     bound_budget: int
     bound_players: tuple[int, ...]
     """Player counts whose tables get the solver's bound (it runs in plain Python)."""
+    trace: tuple[str, ...] = ()
+    """The tiers of the skill trace, weakest first: the lookahead at growing budgets."""
 
     def at_most(self, games: int) -> "TierQuestion":
         """The same question for runs of ``games``: one solved deal per 100 games at most
@@ -55,16 +71,21 @@ class TierQuestion:
 
 
 def parse(table: Table) -> TierQuestion:
-    """``[tiers]``: ``tiers`` (strategy names, weakest first), ``base``, ``bound_deals``,
-    ``bound_budget``, ``bound_players``."""
-    table.only(["tiers", "base", "bound_deals", "bound_budget", "bound_players"])
+    """``[tiers]``: ``tiers`` (strategy names, weakest first), ``base``, ``trace``,
+    ``bound_deals``, ``bound_budget``, ``bound_players``."""
+    table.only(["tiers", "base", "trace", "bound_deals", "bound_budget", "bound_players"])
     tiers = tuple(table.get("tiers", list, list(DEFAULT_TIERS)))
     base = table.get("base", str, "team")
     if base not in tiers:
         raise table.error("base", f"{base!r} is not allowed; allowed values: {', '.join(tiers)}")
+    trace = tuple(table.get("trace", list, []))
+    if any(tier not in tiers for tier in trace) or len(trace) == 1 or (
+            [t for t in tiers if t in trace] != list(trace)):
+        raise table.error("trace", f"{list(trace)!r} is not allowed; allowed values: two or "
+                                   f"more of {', '.join(tiers)}, in that order")
     return TierQuestion(tiers, base, table.int_in("bound_deals", 0, 10_000, 40),
                         table.int_in("bound_budget", 1000, 10**8, solver.DEFAULT_BUDGET),
-                        tuple(table.int_list("bound_players", 1, 5, [1, 3])))
+                        tuple(table.int_list("bound_players", 1, 5, [1, 3])), trace)
 
 
 def _tier_of(run, tiers) -> str | None:
@@ -103,15 +124,51 @@ def analyse(experiment, runs, question: TierQuestion, n_jobs: int = -1,
             entry = {"win_rate": wilson(float(won.mean()), won.size).as_dict(),
                      "games": int(won.size)}
             if tier != question.base:
-                n = min(won.size, base.by_deal.game["won"].size)
-                entry["minus_base"] = paired_difference(
-                    won[:n].astype(float), base.by_deal.game["won"][:n].astype(float)).as_dict()
+                entry["minus_base"] = _paired(run, base)
             row["tiers"][tier] = entry
         row["bound"] = _bound(base, by_tier, question, experiment.seed, cache)
+        row["trace"] = _trace(by_tier, question.trace, row["bound"])
         settings.append(row)
     return {"tiers": list(question.tiers), "base": question.base, "settings": settings,
             "bound_deals": question.bound_deals, "bound_budget": question.bound_budget,
+            "trace": _budgets(runs, question.trace),
             "ranks": _rank_stability(groups, question, experiment.seed)}
+
+
+def _paired(run, other) -> dict:
+    """``run``'s win rate minus ``other``'s on the deals both played (one seed: deal d is
+    the same deal in both)."""
+    won, other_won = run.by_deal.game["won"], other.by_deal.game["won"]
+    n = min(won.size, other_won.size)
+    return paired_difference(won[:n].astype(float), other_won[:n].astype(float)).as_dict()
+
+
+def _budgets(runs, trace: tuple[str, ...]) -> dict[str, int | None]:
+    """Each trace tier's budget: the lookahead's worlds a decision (None: not a lookahead)."""
+    found: dict[str, int | None] = {}
+    for run in runs:
+        baker = run.table.strategies[0]
+        if baker.name in trace and baker.name not in found:
+            row = baker.params
+            found[baker.name] = int(row[W_SAMPLES]) if row[0] == LOOKAHEAD else None
+    return {tier: found.get(tier) for tier in trace}
+
+
+def _trace(by_tier, trace: tuple[str, ...], bound: dict | None) -> dict | None:
+    """The skill trace at one setting: each step up and its paired change in win rate,
+    whether the last step settled, and the strongest tier's shortfall from the bound."""
+    played = [tier for tier in trace if tier in by_tier]
+    if len(played) < 2:
+        return None
+    steps = [{"lower": lower, "upper": upper, "change": _paired(by_tier[upper], by_tier[lower])}
+             for lower, upper in itertools.pairwise(played)]
+    strongest = played[-1]
+    rate = float(by_tier[strongest].by_deal.game["won"].mean())
+    # The solver's share of its first deals against the strongest tier's over all of its
+    # deals: both estimate the same table's rate (the bound's from few deals, hence rough).
+    short = None if bound is None else bound["won"] / bound["deals"] - rate
+    return {"steps": steps, "strongest": strongest, "moved": moved([steps[-1]["change"]]),
+            "short_of_bound": short}
 
 
 def _bound(base, by_tier, question: TierQuestion, seed: int,
@@ -204,7 +261,42 @@ def headline(data: dict) -> str:
                  f"({100 * b['won'] / b['deals']:.0f} %)")
     ranks = "; ".join(f"card ranking {r['tier']} vs {r['against']}: rank correlation "
                       f"{r['rho']:.2f} [{r['low']:.2f}, {r['high']:.2f}]" for r in data["ranks"])
-    return text + (f". {ranks}." if ranks else ".")
+    return text + (f". {ranks}." if ranks else ".") + trace_headline(data)
+
+
+def trace_headline(data: dict) -> str:
+    """The skill trace in two sentences: where the last doubling settled, and how far the
+    strongest tier is from what the deals allow ("" without a trace)."""
+    traced = [s for s in data["settings"] if s.get("trace")]
+    if not traced:
+        return ""
+    strongest = traced[0]["trace"]["strongest"]
+    groups = {word: [_where(s) for s in traced if s["trace"]["moved"] == word]
+              for word in SETTLED}
+    text = (f" Skill trace ({_budget_words(data['trace'])}): from its last doubling, the win "
+            "rate " + "; ".join(f"{VERB[w]} {SETTLED[w]} at {', '.join(where)}"
+                                    for w, where in groups.items() if where) + ".")
+    bounded = [s for s in traced if s["trace"]["short_of_bound"] is not None]
+    if bounded:
+        near = [_where(s) for s in bounded if s["trace"]["short_of_bound"] <= NEAR_BOUND]
+        worst = max(bounded, key=lambda s: s["trace"]["short_of_bound"])
+        text += (f" {strongest} is within {100 * NEAR_BOUND:.0f} pp of what the deals allow "
+                 f"at {len(near)} of {len(bounded)} bounded settings"
+                 + (f" ({', '.join(near)})" if near else "")
+                 + f"; it falls furthest short at {_where(worst)}, by "
+                   f"{100 * worst['trace']['short_of_bound']:.0f} pp.")
+    return text
+
+
+def _where(s: dict) -> str:
+    """A setting's name: ``Meister 3P signals``, then the timing profile if any."""
+    return f"{s['level']} {s['players']}P {s['variant']}" + (
+        f" {s['profile']}" if s["profile"] else "")
+
+
+def _budget_words(budgets: dict[str, int | None]) -> str:
+    """``lookahead 8, lookahead16 16 worlds a decision``: the trace's tiers and budgets."""
+    return ", ".join(f"{tier} {n} worlds" if n else tier for tier, n in budgets.items())
 
 
 def numbers(data: dict) -> dict[str, dict]:
@@ -233,21 +325,22 @@ def markdown(data: dict, plot: str | None) -> list[str]:
     if plot:
         lines += [f"![win rate by tier]({plot})", ""]
     head = " | ".join(tiers)
-    diffs = " | ".join(f"{t} minus {base}" for t in tiers if t != base)
+    # The trace's stronger tiers are compared step by step in their own table.
+    against = [t for t in tiers if t != base and t not in list(data["trace"])[1:]]
+    diffs = " | ".join(f"{t} minus {base}" for t in against)
     lines += [f"| setting | {head} | {diffs} | deal allows |",
-              "|---" * (1 + 2 * len(tiers)) + "|"]
+              "|---" * (2 + len(tiers) + len(against)) + "|"]
     for s in data["settings"]:
         cells = [percent(s["tiers"][t]["win_rate"]) if t in s["tiers"] else "—" for t in tiers]
         moves = [points(s["tiers"][t]["minus_base"]) if t in s["tiers"] else "—"
-                 for t in tiers if t != base]
+                 for t in against]
         b = s["bound"]
         allows = "—" if b is None else (
             f"{b['won']} to {b['won'] + b['unproven']} of {b['deals']} "
             f"({', '.join(f'{t} {n}' for t, n in b['tiers_won'].items())})")
-        name = f"{s['level']} {s['players']}P {s['variant']}" + (
-            f" {s['profile']}" if s["profile"] else "")
-        lines.append(f"| {name} | {' | '.join(cells)} | {' | '.join(moves)} | {allows} |")
+        lines.append(f"| {_where(s)} | {' | '.join(cells)} | {' | '.join(moves)} | {allows} |")
     lines.append("")
+    lines += _trace_markdown(data)
     if data["ranks"]:
         lines += ["How stable is the order cards' difficulty ranking across tiers? Spearman's "
                   "rank correlation of the cards' fulfilled share once shown, 95 % bootstrap "
@@ -257,6 +350,33 @@ def markdown(data: dict, plot: str | None) -> list[str]:
                   f"{r['deals']:,} deals." for r in data["ranks"]]
         lines.append("")
     return lines
+
+
+def _trace_markdown(data: dict) -> list[str]:
+    """The skill trace's table: each doubling's paired change, the verdict, the bound."""
+    traced = [s for s in data["settings"] if s.get("trace")]
+    if not traced:
+        return []
+    pairs = list(itertools.pairwise(data["trace"]))
+    lines = ["### Skill trace: does the win rate stop moving as the search grows?", "",
+             f"The lookahead at doubling budgets ({_budget_words(data['trace'])} a "
+             "decision), on the same deals. Each step is the stronger tier's win rate minus "
+             "the weaker's, paired by deal; the verdict reads the last step: settled when its "
+             "95 % interval lies within ±1 pp. *Short of the bound*: the share of the first "
+             "deals the perfect-information solver wins minus the strongest tier's win rate; "
+             "the solver sees every hand and the supply's order, which no baker may, so part "
+             "of any shortfall is the game's hidden information and not the bakers' play.", "",
+             "| setting | " + " | ".join(f"{upper} minus {lower}" for lower, upper in pairs)
+             + " | last step | short of the bound |",
+             "|---" * (3 + len(pairs)) + "|"]
+    for s in traced:
+        trace = s["trace"]
+        by_step = {(st["lower"], st["upper"]): points(st["change"]) for st in trace["steps"]}
+        short = trace["short_of_bound"]
+        lines.append(f"| {_where(s)} | " + " | ".join(by_step.get(p, "—") for p in pairs)
+                     + f" | {SETTLED[trace['moved']]} | "
+                     + ("—" if short is None else f"{100 * short:+.1f} pp") + " |")
+    return [*lines, ""]
 
 
 def plot(data: dict, runs, summary: dict, out: Path) -> str | None:

@@ -1,11 +1,14 @@
-"""The ``[tiers]`` section: the tiers side by side, the solver's bound, the rank check."""
+"""The ``[tiers]`` section: the tiers side by side, the solver's bound, the skill trace,
+the rank check."""
 
 
 import pytest
 
 from cakesim.app.api import run_experiment
 from cakesim.app.cli import main
-from cakesim.games.speedtorte import solver
+from cakesim.engine.errors import InputError
+from cakesim.engine.tables import Table
+from cakesim.games.speedtorte import solver, tiers_report
 from cakesim.reports.summary_file import read_summary
 
 
@@ -25,6 +28,9 @@ chooser = "weighted"
 builtin = "novice"
 [strategies.lookahead]
 builtin = "lookahead"
+[strategies.lookahead16]
+chooser = "lookahead"
+samples = 16
 
 [[tables]]
 level = "Meister"
@@ -42,7 +48,15 @@ players = [1, 3]
 seats = "lookahead"
 games = 60
 
+[[tables]]
+level = "Meister"
+players = [1, 3]
+seats = "lookahead16"
+games = 40
+
 [tiers]
+tiers = ["novice", "team", "lookahead", "lookahead16"]
+trace = ["lookahead", "lookahead16"]
 bound_deals = 1
 bound_players = [1]
 """)
@@ -66,11 +80,40 @@ def test_the_tier_section_of_a_small_experiment(tmp_path, tiny_tier_experiment, 
     # Paired on the deals both played: the lookahead's 60 against the team's first 60.
     lookahead = by_players[3]["tiers"]["lookahead"]
     assert lookahead["games"] == 60 and lookahead["minus_base"]["n"] == 60
+    # The trace: lookahead16 minus lookahead on the 40 deals both played, and the
+    # strongest tier's shortfall from the bound where there is one.
+    assert tiers["trace"] == {"lookahead": 8, "lookahead16": 16}
+    for players, setting in by_players.items():
+        trace = setting["trace"]
+        step = trace["steps"][0]
+        assert (step["lower"], step["upper"], step["change"]["n"]) == ("lookahead",
+                                                                       "lookahead16", 40)
+        rates = setting["tiers"]
+        assert rates["lookahead16"]["games"] == 40
+        assert trace["strongest"] == "lookahead16"
+        assert trace["moved"] == "unresolved"  # 40 deals cannot resolve ±1 pp
+        if players == 1:
+            assert trace["short_of_bound"] == pytest.approx(
+                bound["won"] / bound["deals"] - rates["lookahead16"]["win_rate"]["value"])
+        else:
+            assert trace["short_of_bound"] is None
+    assert "### Skill trace" in text and "| Meister 3P signals | " in text
+    assert "Skill trace (lookahead 8 worlds, lookahead16 16 worlds)" in text
     # A second run reads the bound back instead of solving again, and says the same.
     monkeypatch.setattr(solver, "upper_bound", _no_solving)
     run_experiment(tiny_tier_experiment, n_jobs=1, progress=False, cache=tmp_path / "cache",
                    out=tmp_path / "again")
     assert read_summary(tmp_path / "again")["sections"]["tiers"] == tiers
+
+
+@pytest.mark.parametrize("trace", [["lookahead"], ["team", "expert"], ["lookahead", "team"]])
+def test_a_trace_is_two_or_more_tiers_in_their_order(trace):
+    table = Table({"tiers": ["novice", "team", "lookahead"], "trace": trace}, "exp.toml",
+                  "tiers")
+    with pytest.raises(InputError) as refused:
+        tiers_report.parse(table)
+    assert "exp.toml" in str(refused.value) and "tiers.trace" in str(refused.value)
+    assert "two or more of novice, team, lookahead, in that order" in str(refused.value)
 
 
 def _no_solving(*args, **kwargs):
