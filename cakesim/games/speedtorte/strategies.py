@@ -154,10 +154,17 @@ def board_with(tops, plate, piece, piece_types):
     return code
 
 
+@jit_inline
+def card_bit(words, card):
+    """Whether ``card``'s bit is set in a bitmask row of the card tables (``words`` is
+    that row's word ``card >> 6``)."""
+    return (words >> np.uint64(card & 63)) & np.uint64(1) == 1
+
+
 @jit_borrowing
 def is_met(met_mask, board, card):
     """Whether ``card`` is met on ``board``, from the table of met cards."""
-    return (met_mask[board, card >> 6] >> np.uint64(card & 63)) & np.uint64(1) == 1
+    return card_bit(met_mask[board, card >> 6], card)
 
 
 @jit_borrowing
@@ -165,7 +172,7 @@ def plates_missing(met_mask, one_away, board, card):
     """0 if met, 1 if one top piece could change to meet it, else 2."""
     if is_met(met_mask, board, card):
         return 0
-    if (one_away[board, card >> 6] >> np.uint64(card & 63)) & np.uint64(1) == 1:
+    if card_bit(one_away[board, card >> 6], card):
         return 1
     return 2
 
@@ -342,7 +349,7 @@ def _helps_with(hand, count, tops, card, rules):
         return False
     # Only a plate whose top piece, changed, meets the card can take the helping piece.
     for p in range(tops.shape[0]):
-        if (rules.one_away_on[now, p, card >> 6] >> np.uint64(card & 63)) & np.uint64(1) == 0:
+        if not card_bit(rules.one_away_on[now, p, card >> 6], card):
             continue
         for i in range(count):
             if (fits(hand[i], tops[p], type_flavour, type_candles, sacher)

@@ -127,7 +127,7 @@ def analyse(experiment, runs, question: TierQuestion, n_jobs: int = -1,
                 entry["minus_base"] = _paired(run, base)
             row["tiers"][tier] = entry
         row["bound"] = _bound(base, by_tier, question, experiment.seed, cache)
-        row["trace"] = _trace(by_tier, question.trace, row["bound"])
+        row["trace"] = _trace(row, by_tier, question.trace)
         settings.append(row)
     return {"tiers": list(question.tiers), "base": question.base, "settings": settings,
             "bound_deals": question.bound_deals, "bound_budget": question.bound_budget,
@@ -154,19 +154,20 @@ def _budgets(runs, trace: tuple[str, ...]) -> dict[str, int | None]:
     return {tier: found.get(tier) for tier in trace}
 
 
-def _trace(by_tier, trace: tuple[str, ...], bound: dict | None) -> dict | None:
-    """The skill trace at one setting: each step up and its paired change in win rate,
-    whether the last step settled, and the strongest tier's shortfall from the bound."""
+def _trace(row: dict, by_tier, trace: tuple[str, ...]) -> dict | None:
+    """The skill trace at one setting (``row``, its tiers and bound filled in): each step
+    up and its paired change in win rate, whether the last step settled, and the strongest
+    tier's shortfall from the bound."""
     played = [tier for tier in trace if tier in by_tier]
     if len(played) < 2:
         return None
     steps = [{"lower": lower, "upper": upper, "change": _paired(by_tier[upper], by_tier[lower])}
              for lower, upper in itertools.pairwise(played)]
-    strongest = played[-1]
-    rate = float(by_tier[strongest].by_deal.game["won"].mean())
+    strongest, bound = played[-1], row["bound"]
     # The solver's share of its first deals against the strongest tier's over all of its
     # deals: both estimate the same table's rate (the bound's from few deals, hence rough).
-    short = None if bound is None else bound["won"] / bound["deals"] - rate
+    short = None if bound is None else (
+        bound["won"] / bound["deals"] - row["tiers"][strongest]["win_rate"]["value"])
     return {"steps": steps, "strongest": strongest, "moved": moved([steps[-1]["change"]]),
             "short_of_bound": short}
 
@@ -326,7 +327,8 @@ def markdown(data: dict, plot: str | None) -> list[str]:
         lines += [f"![win rate by tier]({plot})", ""]
     head = " | ".join(tiers)
     # The trace's stronger tiers are compared step by step in their own table.
-    against = [t for t in tiers if t != base and t not in list(data["trace"])[1:]]
+    stronger = list(data["trace"])[1:]
+    against = [t for t in tiers if t != base and t not in stronger]
     diffs = " | ".join(f"{t} minus {base}" for t in against)
     lines += [f"| setting | {head} | {diffs} | deal allows |",
               "|---" * (2 + len(tiers) + len(against)) + "|"]
