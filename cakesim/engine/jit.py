@@ -13,7 +13,10 @@ from numba import njit
 from numba.core.dispatcher import Dispatcher
 from numba.extending import overload
 
+from cakesim.engine.numba_cache import inlining
+
 JIT_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
+INLINE_OPTIONS = {"inline": "always"} if inlining() else {}
 
 
 def jit(function):
@@ -38,9 +41,11 @@ def jit_inline(function):
 
     Numba compiles each function on its own and LLVM seldom inlines across them; a call
     passes every array as seven machine words, which cost more than the small helpers
-    of the greedy valuation themselves (a fifth of the kernel's time).
+    of the greedy valuation themselves (a fifth of the kernel's time). Typing every
+    inlined copy is 40 % of the compile time: ``CAKESIM_JIT_INLINE=0`` (the test suite)
+    compiles them as called functions (``numba_cache.inlining``).
     """
-    return njit(**JIT_OPTIONS, _nrt=False, inline="always")(function)
+    return njit(**JIT_OPTIONS, _nrt=False, **INLINE_OPTIONS)(function)
 
 
 _PLAIN: dict = {}

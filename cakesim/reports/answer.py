@@ -86,6 +86,13 @@ def answer(kind: str, game: Game, summary: dict, analyses: dict) -> Answer:
         if getattr(module, "SUPPLEMENT", False) and name != kind:
             lead = getattr(module, "SUPPLEMENT_LEAD", "Across player strengths:")
             found.paragraph += f" {lead} {module.headline(data)}"
+    for name, data in summary.get("sections", {}).items():
+        # A section may lead with the answer for its strongest players (Speedtorte's
+        # tiers): the report's tables are about its default players.
+        first = getattr(analyses[name], "lead", lambda _: None)(data)
+        if first is not None and name != kind:
+            found.paragraph = f"{first[0]} For comparison: {found.paragraph}"
+            found.line = f"{first[1]} {found.line}"
     trace = summary.get("skill_trace")
     if trace and "sha256" not in trace:
         found.paragraph += f" Stronger players: {trace['words']}"

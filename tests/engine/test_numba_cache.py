@@ -3,6 +3,8 @@ kernel or chunk survives a change of it, and an edit elsewhere (a report) keeps 
 
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,8 +16,27 @@ from cakesim.games import game_named
 
 def test_the_cache_folder_names_the_code_version(monkeypatch, tmp_path):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.delenv(numba_cache.INLINE_ENV, raising=False)
     folder = numba_cache.code_keyed_cache_dir()
     assert folder == tmp_path / "cakesim" / "numba" / kernel_code_version()
+
+
+def test_builds_without_inlining_keep_a_folder_of_their_own(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setenv(numba_cache.INLINE_ENV, "0")
+    assert numba_cache.code_keyed_cache_dir().name == kernel_code_version() + "-called"
+
+
+@pytest.mark.parametrize(("value", "inline"), [("0", None), ("1", "always"), (None, "always")])
+def test_the_inlining_switch_reaches_the_compiled_helpers(value, inline):
+    env = {k: v for k, v in os.environ.items() if k != numba_cache.INLINE_ENV}
+    if value is not None:
+        env[numba_cache.INLINE_ENV] = value
+    shown = subprocess.run(
+        [sys.executable, "-c", "from cakesim.games.piece_o_cake.steps import choose; "
+                               "print(choose.targetoptions.get('inline'))"],
+        env=env, capture_output=True, text=True, check=True).stdout.strip()
+    assert shown == str(inline)
 
 
 def test_a_folder_the_user_chose_is_kept(monkeypatch, tmp_path):

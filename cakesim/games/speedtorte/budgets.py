@@ -69,9 +69,20 @@ def budget_for(seconds: np.ndarray, target: float) -> float:
 def bootstrap_budgets(seconds: np.ndarray, target: float, draws: int,
                       seed: int) -> np.ndarray:
     """``draws`` bootstrap replicates of :func:`budget_for`."""
+    return _resampled(lambda pick: budget_for(seconds[pick], target), seconds.size, draws,
+                      seed)
+
+
+def _resampled(statistic, games: int, draws: int, seed: int) -> np.ndarray:
+    """``statistic`` of ``draws`` bootstrap samples of ``games`` game indices.
+
+    A paired statistic draws the same games from two tables; a budget out of reach is
+    NaN, which ``interval`` reports. (``scipy.stats.bootstrap(paired=True)`` could do
+    both, but draws its samples in another order: these are the draws behind the
+    committed reports and baselines.)
+    """
     rng = np.random.default_rng(seed)
-    return np.array([budget_for(seconds[rng.integers(0, seconds.size, seconds.size)], target)
-                     for _ in range(draws)])
+    return np.array([statistic(rng.integers(0, games, games)) for _ in range(draws)])
 
 
 def interval(replicates: np.ndarray) -> tuple[float, float]:
@@ -87,12 +98,9 @@ def paired_budget_difference(after: np.ndarray, before: np.ndarray, target: floa
     """The budget for ``target`` under ``after`` minus under ``before``, both played on the
     same deals (game ``i`` of one is game ``i`` of the other), with a bootstrap interval
     that draws the same games from both (NaN where either is out of reach)."""
-    rng = np.random.default_rng(seed)
-    replicates = np.empty(draws)
-    for r in range(draws):
-        pick = rng.integers(0, after.size, after.size)
-        replicates[r] = budget_for(after[pick], target) - budget_for(before[pick], target)
-    low, high = interval(replicates)
+    low, high = interval(_resampled(
+        lambda pick: budget_for(after[pick], target) - budget_for(before[pick], target),
+        after.size, draws, seed))
     return {"target": target,
             "difference": budget_for(after, target) - budget_for(before, target),
             "low": low, "high": high}

@@ -279,7 +279,10 @@ def trace_headline(data: dict) -> str:
                                     for w, where in groups.items() if where) + ".")
     bounded = [s for s in traced if s["trace"]["short_of_bound"] is not None]
     if bounded:
-        near = [_where(s) for s in bounded if s["trace"]["short_of_bound"] <= NEAR_BOUND]
+        # A difference of two shares: 40/40 - 0.95 is 0.05000000000000004 in floating
+        # point, and is shown (and meant) as 5 pp.
+        near = [_where(s) for s in bounded
+                if s["trace"]["short_of_bound"] <= NEAR_BOUND + 1e-9]
         worst = max(bounded, key=lambda s: s["trace"]["short_of_bound"])
         text += (f" {strongest} is within {100 * NEAR_BOUND:.0f} pp of what the deals allow "
                  f"at {len(near)} of {len(bounded)} bounded settings"
@@ -287,6 +290,45 @@ def trace_headline(data: dict) -> str:
                  + f"; it falls furthest short at {_where(worst)}, by "
                    f"{100 * worst['trace']['short_of_bound']:.0f} pp.")
     return text
+
+
+def lead(data: dict) -> tuple[str, str] | None:
+    """The answer for the trace's strongest tier, which the report opens with (its
+    sentence, and its line for the index); None without a trace.
+
+    Where that tier's last doubling still gained, or the solver wins more of the same
+    deals, its win rates are what the best bakers cakesim has achieve, not what the game
+    allows: the sentence says both.
+    """
+    traced = [s for s in data["settings"] if s.get("trace")]
+    if not traced:
+        return None
+    strongest = traced[0]["trace"]["strongest"]
+
+    def rate(s: dict) -> float:
+        return s["tiers"][strongest]["win_rate"]["value"]
+
+    easiest, hardest = max(traced, key=rate), min(traced, key=rate)
+    worlds = data["trace"].get(strongest)
+    clock = " without a clock" if any(s["profile"] for s in traced) else ""
+    span = (f"{100 * rate(easiest):.0f} % ({_where(easiest)}) down to "
+            f"{100 * rate(hardest):.0f} % ({_where(hardest)})")
+    sentence = (f"With the strongest bakers played, {strongest}"
+                + (f" ({worlds} sampled worlds a decision)" if worlds else "")
+                + f", the win rate{clock} runs from {span}")
+    gaining = [s for s in traced if s["trace"]["steps"][-1]["change"]["low"] > 0]
+    bounded = [s for s in traced if s["trace"]["short_of_bound"] is not None]
+    caveats = []
+    if gaining:
+        caveats.append(f"the last doubling of its search still gained at {len(gaining)} of "
+                       f"{len(traced)} settings (paired by deal)")
+    if bounded:
+        short = max(s["trace"]["short_of_bound"] for s in bounded)
+        caveats.append(f"the perfect-information solver wins up to {100 * short:.0f} pp "
+                       "more of the same deals")
+    sentence += ("; these are lower bounds on what skilled play achieves: "
+                 + " and ".join(caveats) + "." if caveats else ".")
+    return sentence, f"Strongest bakers ({strongest}): {span}."
 
 
 def _where(s: dict) -> str:

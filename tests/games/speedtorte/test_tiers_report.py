@@ -99,6 +99,19 @@ def test_the_tier_section_of_a_small_experiment(tmp_path, tiny_tier_experiment, 
             assert trace["short_of_bound"] is None
     assert "### Skill trace" in text and "| Meister 3P signals | " in text
     assert "Skill trace (lookahead 8 worlds, lookahead16 16 worlds)" in text
+    # The answer opens with the strongest tier's win rates; the team bakers' follow.
+    def rate(s):
+        return s["tiers"]["lookahead16"]["win_rate"]["value"]
+    easiest = max(tiers["settings"], key=rate)
+    hardest = min(tiers["settings"], key=rate)
+    answer = read_summary(tmp_path / "report")["answer"]
+    assert answer["paragraph"].startswith(
+        "With the strongest bakers played, lookahead16 (16 sampled worlds a decision), the "
+        f"win rate runs from {100 * rate(easiest):.0f} % (Meister {easiest['players']}P "
+        f"signals) down to {100 * rate(hardest):.0f} % (Meister {hardest['players']}P "
+        "signals)")
+    assert " For comparison: With team bakers (signals), " in answer["paragraph"]
+    assert answer["line"].startswith("Strongest bakers (lookahead16): ")
     # A second run reads the bound back instead of solving again, and says the same.
     monkeypatch.setattr(solver, "upper_bound", _no_solving)
     run_experiment(tiny_tier_experiment, n_jobs=1, progress=False, cache=tmp_path / "cache",
@@ -129,3 +142,13 @@ def test_the_recommenders_take_a_tier(capsys):
         main(["speedtorte", "levels", "--tier", "expert"])
     assert refused.value.code == 2
     assert "--tier: invalid choice: 'expert'" in capsys.readouterr().err
+
+
+def test_a_shortfall_shown_as_5_pp_counts_as_within_5_pp():
+    setting = {"level": "Meister", "players": 3, "variant": "eilauftrag", "profile": "adult",
+               "trace": {"strongest": "lookahead32", "moved": "unresolved",
+                         "short_of_bound": 40 / 40 - 0.95}}
+    text = tiers_report.trace_headline({"settings": [setting],
+                                        "trace": {"lookahead": 8, "lookahead32": 32}})
+    assert "within 5 pp of what the deals allow at 1 of 1 bounded settings" in text
+    assert "by 5 pp." in text
