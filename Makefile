@@ -33,8 +33,9 @@ browser:  ## install Debian's chromium for the browser test of the report pages,
 # A test file runs in one process (--dist loadfile): a file's tests call the same compiled
 # functions directly, and on a fresh cache two processes would compile each of them twice.
 # The default suite compiles without Numba's inlining (CAKESIM_JIT_INLINE=0): the same
-# numbers, in 40 % less compile time; `make parity` (and every experiment) runs the shipped
-# build, whose games the golden replays and `make regress` check against the same digests.
+# numbers, in 40 % less compile time. The shipped build runs every experiment: `make
+# regress` (in CI) checks each one's games against its baseline's digest, and `make parity`
+# runs the slow tests with it.
 TEST_PROCESSES = -n 2 --dist loadfile --durations=25
 test: install browser  ## the default test suite (~10 min on 2 cores from a fresh clone, 5 of them compiling)
 	CAKESIM_JIT_INLINE=0 $(PY) -m pytest -q $(TEST_PROCESSES)

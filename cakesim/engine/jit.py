@@ -41,9 +41,9 @@ def jit_inline(function):
 
     Numba compiles each function on its own and LLVM seldom inlines across them; a call
     passes every array as seven machine words, which cost more than the small helpers
-    of the greedy valuation themselves (a fifth of the kernel's time). Typing every
-    inlined copy is 40 % of the compile time: ``CAKESIM_JIT_INLINE=0`` (the test suite)
-    compiles them as called functions (``numba_cache.inlining``).
+    of the greedy valuation themselves (a fifth of the kernel's time). Inlining costs
+    about 40 % of the slicing games' compile time: ``CAKESIM_JIT_INLINE=0`` (the test
+    suite) compiles them as called functions (``numba_cache.inlining``).
     """
     return njit(**JIT_OPTIONS, _nrt=False, **INLINE_OPTIONS)(function)
 

@@ -27,8 +27,10 @@ def inlining() -> bool:
     ``CAKESIM_JIT_INLINE=0``).
 
     Numba inlines in its own intermediate code, before typing, and types every inlined
-    copy again: about 40 % of a kernel's compile time (Piece o' Cake's two builds, with and
-    without the search, 276 s against 169 s; La Part du Chef's 211 s against 126 s).
+    copy again: inlining costs about 40 % of a kernel's compile time (Piece o' Cake's two
+    builds, with and without the search, 276 s against 169 s; La Part du Chef's 211 s
+    against 126 s). Numba's cache does not tell the two builds apart, hence the folder of
+    their own; a folder the user chose (``NUMBA_CACHE_DIR``) is theirs to keep apart.
     Compiled as called functions instead, the kernels do the same arithmetic (``fastmath``
     stays off, so no result moves) and run slower. The test suite, which checks results
     and not speed, uses that.

@@ -29,7 +29,8 @@ def test_builds_without_inlining_keep_a_folder_of_their_own(monkeypatch, tmp_pat
 
 @pytest.mark.parametrize(("value", "inline"), [("0", None), ("1", "always"), (None, "always")])
 def test_the_inlining_switch_reaches_the_compiled_helpers(value, inline):
-    env = {k: v for k, v in os.environ.items() if k != numba_cache.INLINE_ENV}
+    env = {k: v for k, v in os.environ.items()
+           if k not in (numba_cache.INLINE_ENV, numba_cache.CACHE_ENV)}
     if value is not None:
         env[numba_cache.INLINE_ENV] = value
     shown = subprocess.run(

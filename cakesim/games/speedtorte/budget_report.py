@@ -180,9 +180,8 @@ def headline(data: dict) -> str:
                > 0.01]
     slowest = max(tables, key=lambda t: t["finish_90"])
     top = data["targets"][-1]
-    reach = [b["value"] for t in tables for b in t["budgets"]
-             if b["target"] == top and not math.isnan(b["value"])]
-    span = f"{clock(min(reach))}-{clock(max(reach))}" if reach else "out of reach everywhere"
+    span = _span([b for t in tables for b in t["budgets"] if b["target"] == top],
+                 "out of reach everywhere")
     bakers = f" ({tables[0]['bakers']} bakers)" if "bakers" in tables[0] else ""
     return (f"The seed's budgets bind at {len(binding)} of {len(tables)} tables{bakers}: "
             f"90 % of won games end by {clock(slowest['finish_90'])} even for "
@@ -199,10 +198,42 @@ def answer(data: dict, summary: dict) -> Answer:
             for t in _base(data["tables"])]
     line = headline(data)
     talk = f" {talk_line(data)}" if data.get("talk") else ""
-    return Answer(line + " A budget out of reach means even a game without a clock is won "
-                  "less often than the target." + talk, line,
+    strongest, short = _strongest(data, summary)
+    return Answer(strongest + line + " A budget out of reach means even a game without a "
+                  "clock is won less often than the target." + talk, short + line,
                   ["table", "won without clock", "seed's budget", "wins at seed's budget",
                    *[f"budget for {100 * t:g} % wins" for t in targets]], rows)
+
+
+def _strongest(data: dict, summary: dict) -> tuple[str, str]:
+    """The budgets of the skill trace's strongest tier (``tiers`` section), which the
+    answer opens with, as a sentence and as the start of the index's line ("" for both
+    without a trace or its tables)."""
+    trace = summary.get("sections", {}).get("tiers", {}).get("trace") or {}
+    top = list(trace)[-1] if trace else None
+    tables = [t for t in data["tables"] if t["bakers"] == top]
+    if not tables:
+        return "", ""
+    where = list(dict.fromkeys(f"{t['players']}P {t['profile']}" for t in tables))
+    names = ", ".join(t["level"] + (f" {t['players']}P {t['profile']}" if len(where) > 1
+                                    else "") for t in tables)
+    targets = [100 * b["target"] for b in tables[0]["budgets"]]
+    budgets = "; ".join(", ".join(_budget(t["budgets"][i]) for t in tables)
+                        + f" for {target:g} % wins" for i, target in enumerate(targets))
+    spans = "; ".join(f"{_span([t['budgets'][i] for t in tables])} for {target:g} %"
+                      for i, target in enumerate(targets))
+    return (f"With the strongest bakers played ({top}, {', '.join(where)}), the budgets at "
+            f"{names} are {budgets}. For comparison: ",
+            f"Strongest bakers ({top}): budgets {spans}. ")
+
+
+def _span(budgets: list[dict], none: str = "out of reach") -> str:
+    """``0:58-1:37`` over the reachable budgets, or ``none``."""
+    reach = [b["value"] for b in budgets if not math.isnan(b["value"])]
+    if not reach:
+        return none
+    low, high = clock(min(reach)), clock(max(reach))
+    return low if low == high else f"{low}-{high}"
 
 
 def numbers(data: dict) -> dict[str, dict]:

@@ -39,6 +39,9 @@ from cakesim.stats.intervals import paired_difference, wilson
 SUPPLEMENT = True
 """The tiers add to the experiment's answer (the team bakers' win rates); they do not
 replace it."""
+LEADS = ("win_rate", "cards")
+"""The answers (both of them win rates, per level and player count) that open with the
+strongest tier's win rates (``answer_lead``)."""
 DEFAULT_TIERS = ("novice", "team", "lookahead")
 RANK_DRAWS = 400
 """Bootstrap replicates of each rank correlation."""
@@ -280,7 +283,7 @@ def trace_headline(data: dict) -> str:
     bounded = [s for s in traced if s["trace"]["short_of_bound"] is not None]
     if bounded:
         # A difference of two shares: 40/40 - 0.95 is 0.05000000000000004 in floating
-        # point, and is shown (and meant) as 5 pp.
+        # point, shown (and meant) as 5 pp; 5.4 pp, also shown as 5, is not within 5.
         near = [_where(s) for s in bounded
                 if s["trace"]["short_of_bound"] <= NEAR_BOUND + 1e-9]
         worst = max(bounded, key=lambda s: s["trace"]["short_of_bound"])
@@ -292,43 +295,50 @@ def trace_headline(data: dict) -> str:
     return text
 
 
-def lead(data: dict) -> tuple[str, str] | None:
-    """The answer for the trace's strongest tier, which the report opens with (its
+def answer_lead(data: dict) -> tuple[str, str] | None:
+    """The win rates of the trace's strongest tier, which a win-rate answer opens with (its
     sentence, and its line for the index); None without a trace.
 
-    Where that tier's last doubling still gained, or the solver wins more of the same
-    deals, its win rates are what the best bakers cakesim has achieve, not what the game
-    allows: the sentence says both.
+    The sentence says why these rates may not be the game's ceiling: where the last
+    doubling of the search still gained (paired by deal), and where the
+    perfect-information solver won more of the first deals than this tier did on the same
+    deals (it sees every hand and the supply's order, so that gap is partly information).
     """
-    traced = [s for s in data["settings"] if s.get("trace")]
+    if not data["trace"]:
+        return None
+    top = list(data["trace"])[-1]
+    traced = [s for s in data["settings"] if s.get("trace") and s["trace"]["strongest"] == top]
     if not traced:
         return None
-    strongest = traced[0]["trace"]["strongest"]
 
     def rate(s: dict) -> float:
-        return s["tiers"][strongest]["win_rate"]["value"]
+        return s["tiers"][top]["win_rate"]["value"]
 
     easiest, hardest = max(traced, key=rate), min(traced, key=rate)
-    worlds = data["trace"].get(strongest)
+    worlds = data["trace"][top]
     clock = " without a clock" if any(s["profile"] for s in traced) else ""
     span = (f"{100 * rate(easiest):.0f} % ({_where(easiest)}) down to "
             f"{100 * rate(hardest):.0f} % ({_where(hardest)})")
-    sentence = (f"With the strongest bakers played, {strongest}"
+    sentence = (f"With the strongest bakers played, {top}"
                 + (f" ({worlds} sampled worlds a decision)" if worlds else "")
-                + f", the win rate{clock} runs from {span}")
+                + f", the win rate{clock} over the {len(traced)} settings it plays runs from "
+                + span)
     gaining = [s for s in traced if s["trace"]["steps"][-1]["change"]["low"] > 0]
-    bounded = [s for s in traced if s["trace"]["short_of_bound"] is not None]
+    extra = {_where(s): s["bound"]["won"] - s["bound"]["tiers_won"][top]
+             for s in traced if s["bound"] is not None}
     caveats = []
     if gaining:
         caveats.append(f"the last doubling of its search still gained at {len(gaining)} of "
                        f"{len(traced)} settings (paired by deal)")
-    if bounded:
-        short = max(s["trace"]["short_of_bound"] for s in bounded)
-        caveats.append(f"the perfect-information solver wins up to {100 * short:.0f} pp "
-                       "more of the same deals")
-    sentence += ("; these are lower bounds on what skilled play achieves: "
-                 + " and ".join(caveats) + "." if caveats else ".")
-    return sentence, f"Strongest bakers ({strongest}): {span}."
+    if extra and max(extra.values()) > 0:
+        most = max(extra, key=extra.get)
+        deals = next(s["bound"]["deals"] for s in traced if _where(s) == most)
+        caveats.append("the perfect-information solver (which sees every hand and the "
+                       f"supply's order) won up to {extra[most]} of the same first {deals} "
+                       f"deals more than it ({most})")
+    sentence += ("; these may not be the game's ceiling: " + " and ".join(caveats) + "."
+                 if caveats else ".")
+    return sentence, f"Strongest bakers ({top}): {span}."
 
 
 def _where(s: dict) -> str:

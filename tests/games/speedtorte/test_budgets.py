@@ -8,6 +8,7 @@ import pytest
 
 from cakesim.app.api import run_experiment
 from cakesim.app.cli import main
+from cakesim.games.speedtorte import budget_report
 from cakesim.games.speedtorte.budgets import (
     budget_estimate,
     budget_for,
@@ -141,3 +142,22 @@ variant = "silence+eilauftrag"
 seats = "team"
 """)
     return path
+
+
+def test_the_answer_opens_with_the_strongest_tiers_budgets():
+    def table(level, bakers, values):
+        return {"level": level, "players": 3, "profile": "adult", "bakers": bakers,
+                "budgets": [{"target": target, "value": v, "low": v - 1, "high": v + 1}
+                            for target, v in zip((0.5, 0.8), values, strict=True)]}
+
+    data = {"tables": [table("Meister", "team", (120, math.nan)),
+                       table("Meister", "lookahead32", (86, 111)),
+                       table("Hofzuckerbäcker", "lookahead32", (97, math.nan))]}
+    tiers = {"sections": {"tiers": {"trace": {"lookahead": 8, "lookahead32": 32}}}}
+    sentence, line = budget_report._strongest(data, tiers)
+    assert sentence == ("With the strongest bakers played (lookahead32, 3P adult), the budgets "
+                        "at Meister, Hofzuckerbäcker are 1:26 [1:25, 1:27], 1:37 [1:36, 1:38] "
+                        "for 50 % wins; 1:51 [1:50, 1:52], out of reach for 80 % wins. "
+                        "For comparison: ")
+    assert line == "Strongest bakers (lookahead32): budgets 1:26-1:37 for 50 %; 1:51 for 80 %. "
+    assert budget_report._strongest(data, {"sections": {}}) == ("", "")

@@ -107,9 +107,12 @@ def test_the_tier_section_of_a_small_experiment(tmp_path, tiny_tier_experiment, 
     answer = read_summary(tmp_path / "report")["answer"]
     assert answer["paragraph"].startswith(
         "With the strongest bakers played, lookahead16 (16 sampled worlds a decision), the "
-        f"win rate runs from {100 * rate(easiest):.0f} % (Meister {easiest['players']}P "
-        f"signals) down to {100 * rate(hardest):.0f} % (Meister {hardest['players']}P "
-        "signals)")
+        "win rate over the 2 settings it plays runs from "
+        f"{100 * rate(easiest):.0f} % (Meister {easiest['players']}P signals) down to "
+        f"{100 * rate(hardest):.0f} % (Meister {hardest['players']}P signals)")
+    extra = bound["won"] - bound["tiers_won"]["lookahead16"]
+    assert (f"won up to {extra} of the same first 1 deals more than it" in answer["paragraph"]
+            ) == (extra > 0)
     assert " For comparison: With team bakers (signals), " in answer["paragraph"]
     assert answer["line"].startswith("Strongest bakers (lookahead16): ")
     # A second run reads the bound back instead of solving again, and says the same.
