@@ -37,7 +37,7 @@ browser:  ## install Debian's chromium for the browser test of the report pages,
 # regress` (in CI) checks each one's games against its baseline's digest, and `make parity`
 # runs the slow tests with it.
 TEST_PROCESSES = -n 2 --dist loadfile --durations=25
-test: install browser  ## the default test suite (~10 min on 2 cores from a fresh clone, 5 of them compiling)
+test: install browser  ## the default test suite (~9 min on 2 cores from a fresh clone, 4 of them compiling)
 	CAKESIM_JIT_INLINE=0 $(PY) -m pytest -q $(TEST_PROCESSES)
 
 experiment: install  ## run experiments/$(EXP).toml and write reports/$(EXP)/
