@@ -86,10 +86,8 @@ def answer(kind: str, game: Game, summary: dict, analyses: dict) -> Answer:
         if getattr(module, "SUPPLEMENT", False) and name != kind:
             lead = getattr(module, "SUPPLEMENT_LEAD", "Across player strengths:")
             found.paragraph += f" {lead} {module.headline(data)}"
-    for name, data in summary.get("sections", {}).items():
         # A section may open the answers it names (``LEADS``) with its strongest players'
         # numbers (Speedtorte's tiers): the report's tables are about its default players.
-        module = analyses[name]
         first = module.answer_lead(data) if kind in getattr(module, "LEADS", ()) else None
         if first is not None:
             found.paragraph = f"{first[0]} For comparison: {found.paragraph}"

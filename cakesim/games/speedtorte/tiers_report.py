@@ -324,18 +324,19 @@ def answer_lead(data: dict) -> tuple[str, str] | None:
                 + f", the win rate{clock} over the {len(traced)} settings it plays runs from "
                 + span)
     gaining = [s for s in traced if s["trace"]["steps"][-1]["change"]["low"] > 0]
-    extra = {_where(s): s["bound"]["won"] - s["bound"]["tiers_won"][top]
-             for s in traced if s["bound"] is not None}
+    def extra(s: dict) -> int:
+        return s["bound"]["won"] - s["bound"]["tiers_won"][top]
+
+    bounded = [s for s in traced if s["bound"] is not None]
+    most = max(bounded, key=extra) if bounded else None
     caveats = []
     if gaining:
         caveats.append(f"the last doubling of its search still gained at {len(gaining)} of "
                        f"{len(traced)} settings (paired by deal)")
-    if extra and max(extra.values()) > 0:
-        most = max(extra, key=extra.get)
-        deals = next(s["bound"]["deals"] for s in traced if _where(s) == most)
+    if most is not None and extra(most) > 0:
         caveats.append("the perfect-information solver (which sees every hand and the "
-                       f"supply's order) won up to {extra[most]} of the same first {deals} "
-                       f"deals more than it ({most})")
+                       f"supply's order) won up to {extra(most)} of the same first "
+                       f"{most['bound']['deals']} deals more than it ({_where(most)})")
     sentence += ("; these may not be the game's ceiling: " + " and ".join(caveats) + "."
                  if caveats else ".")
     return sentence, f"Strongest bakers ({top}): {span}."
