@@ -29,6 +29,7 @@ import numpy as np
 
 from cakesim.engine.jit import jit, jit_borrowing, jit_inline
 from cakesim.engine.seeding import next_u64, shuffle_range
+from cakesim.games.speedtorte.lookahead import plates_missing
 from cakesim.games.speedtorte.steps import (
     COUNTERS,
     DONE,
@@ -53,9 +54,9 @@ from cakesim.games.speedtorte.strategies import (
     W_SAMPLES,
     board_with,
     choose_move,
-    fits,
+    display_gaps,
+    fits_top,
     placement_value,
-    plates_missing,
 )
 from cakesim.kits.loops import copy_into, sort_range
 
@@ -190,7 +191,7 @@ def play_out_value(ending, done_before, world, rules):
     for s in range(board.display.shape[0]):
         if board.display[s] >= 0:
             shown += 1
-            if plates_missing(rules.met_mask, rules.one_away, now, board.display[s]) == 1:
+            if plates_missing(rules.card_gaps, now, board.display[s]) == 1:
                 near += 1
     return (count[DONE] - done_before) + 0.5 * near / max(shown, 1)
 
@@ -209,15 +210,14 @@ def lookahead_move(baker, state, rules, params, plan):
         return team
     # The candidates: the legal placements with the best team scores, best first.
     hand, count, tops = board.hands[baker], board.hand_counts[baker], board.tops
-    type_flavour, type_candles, sacher = rules.type_flavour, rules.type_candles, rules.sacher
-    now = board_with(tops, -1, 0, type_flavour.shape[0])
+    gaps_now = display_gaps(board, rules)
     wanted = int(own[W_CANDIDATES])
     n = 0
     for i in range(count):
         for p in range(tops.shape[0]):
-            if not fits(hand[i], tops[p], type_flavour, type_candles, sacher):
+            if not fits_top(hand[i], tops[p], rules.fit_mask):
                 continue
-            score = placement_value(own, baker, i, p, now, board, rules, next_baker,
+            score = placement_value(own, baker, i, p, gaps_now, board, rules, next_baker,
                                     open_hands)[0]
             at = n
             while at > 0 and plan.scores[at - 1] < score:
@@ -251,7 +251,7 @@ def lookahead_move(baker, state, rules, params, plan):
     slot, plate = plan.slots[best], plan.plates[best]
     if slot == team[0] and plate == team[1]:
         return team
-    worth = placement_value(own, baker, slot, plate, now, board, rules, next_baker,
+    worth = placement_value(own, baker, slot, plate, gaps_now, board, rules, next_baker,
                             open_hands)[1]
     return slot, plate, LOOKED_AHEAD, -1, n, worth
 

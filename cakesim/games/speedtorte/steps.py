@@ -26,7 +26,7 @@ from cakesim.engine.seeding import (
     shuffle_in_place,
     uniform,
 )
-from cakesim.games.speedtorte.lookahead import lookahead_tables
+from cakesim.games.speedtorte.lookahead import is_met, lookahead_tables
 from cakesim.games.speedtorte.pieces import PIECE_TYPES
 from cakesim.games.speedtorte.strategies import (
     NO_SIGNAL,
@@ -34,7 +34,7 @@ from cakesim.games.speedtorte.strategies import (
     board_with,
     choose_signal,
     fits,
-    is_met,
+    fits_top,
     signal_stands,
 )
 
@@ -94,14 +94,15 @@ class Rules(NamedTuple):
     # int: how the bakers talk, an index into ``rules.MODES`` (0 signals, SILENCE,
     # OPEN_HANDS).
     mode: int
-    # uint64 (board codes, (cards + 63) // 64): bit c % 64 of word c // 64 set when the
-    # board (``strategies.board_with``: plate 0 most significant) meets card c.
-    met_mask: np.ndarray
-    # uint64, same shape: the cards that changing one top piece of the board would meet.
-    one_away: np.ndarray
-    # uint64 (board codes, plates, words): per plate, the cards that changing that plate's
-    # top piece would meet.
-    one_away_on: np.ndarray
+    # uint64 (cards, board codes / 32 + 1): per card, two bits per board
+    # (``strategies.board_with``: plate 0 most significant) at word b >> 5, bits
+    # 2 (b & 31) and up: the board meets the card (low), changing one top piece would
+    # (high); ``lookahead.gap_bits`` reads them.
+    card_gaps: np.ndarray
+    # uint64 (cards, board codes / 16 + 1): per card, four bits per board at word b >> 4,
+    # bits 4 (b & 15) and up: bit p set when changing plate p's top piece of board b
+    # would meet the card (``lookahead.plate_bits``).
+    card_plates: np.ndarray
     # uint64 (piece types,): bit k set when a piece of type k fits on a plate whose top
     # piece has this type (``strategies.fits``).
     fit_mask: np.ndarray
@@ -109,16 +110,15 @@ class Rules(NamedTuple):
     @classmethod
     def of_table(cls, arrays: dict) -> "Rules":
         """The bundle of a table's arrays (``TableRules.arrays``), look-up tables added."""
-        met, one_away, one_away_on = lookahead_tables(arrays["program"], arrays["plates"],
-                                                      PIECE_TYPES)
+        card_gaps, card_plates = lookahead_tables(arrays["program"], arrays["plates"],
+                                                  PIECE_TYPES)
         flavour, candles, sacher = (arrays["type_flavour"], arrays["type_candles"],
                                     arrays["sacher"])
         fit_mask = np.array([sum(1 << kind for kind in range(PIECE_TYPES)
                                  if fits.py_func(kind, top, flavour, candles, sacher))
                              for top in range(PIECE_TYPES)], dtype=np.uint64)
         given = {name: arrays[name] for name in cls._fields if name in arrays}
-        return cls(**given, met_mask=met, one_away=one_away, one_away_on=one_away_on,
-                   fit_mask=fit_mask)
+        return cls(**given, card_gaps=card_gaps, card_plates=card_plates, fit_mask=fit_mask)
 
 
 class Board(NamedTuple):
@@ -220,7 +220,7 @@ def tops_met(card, board, rules):
     (``strategies.board_with``): one bit of the table of met cards, which the catalogue's
     op codes (``cards.card_met``) filled in once per rule set."""
     # Compiled into its callers: a call would copy the ``rules`` bundle.
-    return is_met(rules.met_mask, board, card)
+    return is_met(rules.card_gaps, board, card)
 
 
 @jit_borrowing
@@ -349,11 +349,11 @@ def next_with_pieces(hand_counts, baker):
 def legal_count(hand, count, tops, rules):
     """The baker's legal placements: pieces times the plates each fits."""
     # Compiled into its caller: a call would copy the whole ``rules`` bundle.
-    type_flavour, type_candles, sacher = rules.type_flavour, rules.type_candles, rules.sacher
+    fit_mask = rules.fit_mask
     legal = 0
     for i in range(count):
         for p in range(tops.shape[0]):
-            if fits(hand[i], tops[p], type_flavour, type_candles, sacher):
+            if fits_top(hand[i], tops[p], fit_mask):
                 legal += 1
     return legal
 

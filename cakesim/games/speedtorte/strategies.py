@@ -36,6 +36,7 @@ from cakesim.engine.contract import WEIGHT
 from cakesim.engine.errors import InputError
 from cakesim.engine.jit import jit_borrowing, jit_inline
 from cakesim.engine.seeding import below, uniform
+from cakesim.games.speedtorte.lookahead import is_met, plate_bits, plates_missing
 from cakesim.kits.strategies import Code, StrategySpec
 
 PARAMETERS = {
@@ -145,6 +146,14 @@ def fits(piece, top, type_flavour, type_candles, sacher):
             or type_candles[piece] == type_candles[top])
 
 
+@jit_inline
+def fits_top(piece, top, fit_mask):
+    """``fits``, read from the bit set of the kinds that fit on each top (``Rules.fit_mask``)."""
+    # One load and one test where ``fits`` compares flavours and candles through four
+    # loads and three branches: the bakers ask it for every hand piece and plate.
+    return (fit_mask[top] >> np.uint64(piece)) & np.uint64(1) == 1
+
+
 @jit_borrowing
 def board_with(tops, plate, piece, piece_types):
     """The board code of the tops with ``piece`` on ``plate`` (plate 0 most significant)."""
@@ -152,29 +161,6 @@ def board_with(tops, plate, piece, piece_types):
     for p in range(tops.shape[0]):
         code = code * piece_types + (piece if p == plate else tops[p])
     return code
-
-
-@jit_inline
-def card_bit(words, card):
-    """Whether ``card``'s bit is set in a bitmask row of the card tables (``words`` is
-    that row's word ``card >> 6``)."""
-    return (words >> np.uint64(card & 63)) & np.uint64(1) == 1
-
-
-@jit_borrowing
-def is_met(met_mask, board, card):
-    """Whether ``card`` is met on ``board``, from the table of met cards."""
-    return card_bit(met_mask[board, card >> 6], card)
-
-
-@jit_borrowing
-def plates_missing(met_mask, one_away, board, card):
-    """0 if met, 1 if one top piece could change to meet it, else 2."""
-    if is_met(met_mask, board, card):
-        return 0
-    if card_bit(one_away[board, card >> 6], card):
-        return 1
-    return 2
 
 
 @jit_inline
@@ -210,14 +196,30 @@ def popcount(bits):
 
 
 @jit_inline
-def placement_value(params, baker, slot, plate, now, board, rules, next_baker, open_hands):
+def display_gaps(board, rules):
+    """``plates_missing`` of every displayed card on the board as it is, two bits per
+    display slot (slot s at bits 2s, 2s + 1; an empty slot 0)."""
+    # Worked out once per decision: ``placement_value`` compares every candidate with it.
+    display = board.display
+    now = board_with(board.tops, -1, 0, rules.type_flavour.shape[0])
+    gaps = 0
+    for s in range(display.shape[0]):
+        if display[s] >= 0:
+            gaps |= plates_missing(rules.card_gaps, now, display[s]) << (2 * s)
+    return gaps
+
+
+@jit_inline
+def placement_value(params, baker, slot, plate, gaps_now, board, rules, next_baker,
+                    open_hands):
     """``(score, worth, first fulfilled, first nearer, plates then missing, spoiled, room
-    options)`` of putting hand slot ``slot`` on ``plate``; ``now`` is the board's code."""
+    options)`` of putting hand slot ``slot`` on ``plate``; ``gaps_now`` is
+    ``display_gaps`` of the board as it is."""
     # Compiled into ``choose_move`` and the lookahead, which ask it for every legal
     # placement: a call would copy the ``board`` and ``rules`` bundles each time.
     hands, hand_counts, tops, display = board.hands, board.hand_counts, board.tops, board.display
     signals, signal_args = board.signals, board.signal_args
-    card_points, met_mask, one_away = rules.card_points, rules.met_mask, rules.one_away
+    card_points, card_gaps = rules.card_points, rules.card_gaps
     kinds = rules.type_flavour.shape[0]
     hand, count = hands[baker], hand_counts[baker]
     piece = hand[slot]
@@ -228,8 +230,8 @@ def placement_value(params, baker, slot, plate, now, board, rules, next_baker, o
         card = display[s]
         if card < 0:
             continue
-        before_gap = plates_missing(met_mask, one_away, now, card)
-        after_gap = plates_missing(met_mask, one_away, after, card)
+        before_gap = (gaps_now >> (2 * s)) & 3
+        after_gap = plates_missing(card_gaps, after, card)
         if after_gap == 0:
             fulfilled += card_points[card] / 10.0
             if first_met < 0:
@@ -280,14 +282,13 @@ def choose_move(params, baker, board, rules, next_baker, open_hands, stream):
     # Compiled into the kernel's turn loops (``jit_inline``): a call would pass both
     # bundles field by field, seven machine words per array, on every placement, which
     # cost more than a random baker's whole choice.
-    hands, hand_counts, tops = board.hands, board.hand_counts, board.tops
-    type_flavour, type_candles, sacher = rules.type_flavour, rules.type_candles, rules.sacher
+    hands, hand_counts, tops, fit_mask = board.hands, board.hand_counts, board.tops, rules.fit_mask
     hand, count = hands[baker], hand_counts[baker]
-    plates, kinds = tops.shape[0], type_flavour.shape[0]
+    plates = tops.shape[0]
     legal = 0
     for i in range(count):
         for p in range(plates):
-            if fits(hand[i], tops[p], type_flavour, type_candles, sacher):
+            if fits_top(hand[i], tops[p], fit_mask):
                 legal += 1
     if legal == 0:
         return -1, -1, ONLY_MOVE, -1, 0, 0.0
@@ -295,18 +296,18 @@ def choose_move(params, baker, board, rules, next_baker, open_hands, stream):
         pick = below(stream, legal)
         for i in range(count):
             for p in range(plates):
-                if fits(hand[i], tops[p], type_flavour, type_candles, sacher):
+                if fits_top(hand[i], tops[p], fit_mask):
                     if pick == 0:
                         return i, p, AT_RANDOM, -1, 0, np.inf
                     pick -= 1
-    now = board_with(tops, -1, 0, kinds)
+    gaps_now = display_gaps(board, rules)
     best, best_move = -1e300, (-1, -1, ONLY_MOVE, -1, 0, 0.0)
     for i in range(count):
         for p in range(plates):
-            if not fits(hand[i], tops[p], type_flavour, type_candles, sacher):
+            if not fits_top(hand[i], tops[p], fit_mask):
                 continue
             score, worth, fulfilled, first_met, nearer, first_nearer, gap_left, spoiled, \
-                options = placement_value(params, baker, i, p, now, board, rules,
+                options = placement_value(params, baker, i, p, gaps_now, board, rules,
                                           next_baker, open_hands)
             # A novice's slips; the team baker (noise 0) draws nothing.
             if params[W_NOISE] > 0:
@@ -340,20 +341,20 @@ def _asked_to_keep(signals, baker):
 def _helps_with(hand, count, tops, card, rules):
     """Whether a piece of ``hand`` fits a plate and meets ``card`` there."""
     # Compiled into the signal decisions, which read the ``rules`` bundle: no copy.
-    type_flavour, type_candles, sacher = rules.type_flavour, rules.type_candles, rules.sacher
-    kinds = type_flavour.shape[0]
+    fit_mask, kinds = rules.fit_mask, rules.type_flavour.shape[0]
     # A displayed card is never met (it would have been fulfilled), so one piece can meet
     # it only if it is one plate away: one look-up spares the hand's dozen.
     now = board_with(tops, -1, 0, kinds)
-    if plates_missing(rules.met_mask, rules.one_away, now, card) != 1:
+    if plates_missing(rules.card_gaps, now, card) != 1:
         return False
     # Only a plate whose top piece, changed, meets the card can take the helping piece.
+    on_plates = plate_bits(rules.card_plates, now, card)
     for p in range(tops.shape[0]):
-        if not card_bit(rules.one_away_on[now, p, card >> 6], card):
+        if not (on_plates >> np.uint64(p)) & np.uint64(1):
             continue
         for i in range(count):
-            if (fits(hand[i], tops[p], type_flavour, type_candles, sacher)
-                    and is_met(rules.met_mask, board_with(tops, p, hand[i], kinds), card)):
+            if (fits_top(hand[i], tops[p], fit_mask)
+                    and is_met(rules.card_gaps, board_with(tops, p, hand[i], kinds), card)):
                 return True
     return False
 
@@ -363,12 +364,12 @@ def _fitting_and_only_plate(hand, count, tops, rules):
     """``(pieces that fit some plate, the one plate they all need or -2 if several, -1 if
     none)``."""
     # Compiled into the signal decisions, like ``_helps_with``.
-    type_flavour, type_candles, sacher = rules.type_flavour, rules.type_candles, rules.sacher
+    fit_mask = rules.fit_mask
     fitting, only_plate = 0, -1
     for i in range(count):
         plate_here = -1
         for p in range(tops.shape[0]):
-            if fits(hand[i], tops[p], type_flavour, type_candles, sacher):
+            if fits_top(hand[i], tops[p], fit_mask):
                 plate_here = p if plate_here == -1 else -2
         if plate_here != -1:
             fitting += 1

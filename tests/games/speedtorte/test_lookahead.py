@@ -1,27 +1,42 @@
-"""The bakers' look-up tables agree with the met table they are built from."""
+"""The bakers' card-major look-up tables agree with the met table of every board."""
 
 import numpy as np
 
-from cakesim.games.speedtorte.lookahead import lookahead_tables
+from cakesim.games.speedtorte.cards import boards_met
+from cakesim.games.speedtorte.lookahead import (
+    is_met,
+    lookahead_tables,
+    plate_bits,
+    plates_missing,
+)
 from cakesim.games.speedtorte.pieces import PIECE_TYPES
 from cakesim.games.speedtorte.rules import load_rules
 
 
-def test_one_away_on_a_plate_is_a_piece_there_that_meets_the_card():
+def met_cards(met: np.ndarray, board: int, cards: int) -> set[int]:
+    """The cards whose bit is set in ``board``'s row of a board-major met table."""
+    return {c for c in range(cards) if (int(met[board, c >> 6]) >> (c & 63)) & 1}
+
+
+def test_look_ups_agree_with_the_met_table_of_every_changed_plate():
     rules = load_rules()
-    plates = rules.plates
-    met, one_away, one_away_on = lookahead_tables(rules.catalogue.program, plates,
-                                                  PIECE_TYPES)
-    assert one_away_on.shape == (PIECE_TYPES ** plates, plates, met.shape[1])
-    for board in np.random.default_rng(3).integers(0, met.shape[0], 300):
+    plates, cards = rules.plates, len(rules.catalogue.cards)
+    met = boards_met(rules.catalogue, plates)
+    card_gaps, card_plates = lookahead_tables(rules.catalogue.program, plates, PIECE_TYPES)
+    assert card_gaps.shape[0] == card_plates.shape[0] == cards
+    boards = np.random.default_rng(3).integers(0, met.shape[0], 300)
+    # The last board code sits in the tables' last words: no code falls off the end.
+    for board in [*map(int, boards), met.shape[0] - 1]:
         tops = [(board // PIECE_TYPES ** (plates - 1 - p)) % PIECE_TYPES for p in range(plates)]
-        joined = np.zeros(met.shape[1], np.uint64)
+        near = set()
         for p in range(plates):
             weight = PIECE_TYPES ** (plates - 1 - p)
-            expected = np.zeros(met.shape[1], np.uint64)
-            for kind in range(PIECE_TYPES):
-                if kind != tops[p]:
-                    expected |= met[board + (kind - tops[p]) * weight]
-            assert np.array_equal(one_away_on[board, p], expected)
-            joined |= expected
-        assert np.array_equal(one_away[board], joined)
+            on_plate = set().union(*(met_cards(met, board + (kind - tops[p]) * weight, cards)
+                                     for kind in range(PIECE_TYPES) if kind != tops[p]))
+            assert on_plate == {c for c in range(cards)
+                                if (plate_bits(card_plates, board, c) >> p) & 1}
+            near |= on_plate
+        now = met_cards(met, board, cards)
+        assert now == {c for c in range(cards) if is_met(card_gaps, board, c)}
+        expected = [0 if c in now else 1 if c in near else 2 for c in range(cards)]
+        assert [plates_missing(card_gaps, board, c) for c in range(cards)] == expected
