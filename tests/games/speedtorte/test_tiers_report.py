@@ -10,6 +10,7 @@ from cakesim.engine.errors import InputError
 from cakesim.engine.tables import Table
 from cakesim.games.speedtorte import solver, tiers_report
 from cakesim.reports.summary_file import read_summary
+from cakesim.reports.text import points
 
 
 @pytest.fixture
@@ -51,6 +52,13 @@ games = 60
 [[tables]]
 level = "Meister"
 players = [1, 3]
+seats = "lookahead16"
+games = 40
+
+[[tables]]
+level = "Meister"
+players = 3
+variant = "silence"
 seats = "lookahead16"
 games = 40
 
@@ -113,6 +121,15 @@ def test_the_tier_section_of_a_small_experiment(tmp_path, tiny_tier_experiment, 
     extra = bound["won"] - bound["tiers_won"]["lookahead16"]
     assert (f"won up to {extra} of the same first 1 deals more than it" in answer["paragraph"]
             ) == (extra > 0)
+    # What talking is worth to the strongest tier: silence against the signals, paired.
+    (talk,) = tiers["talk"]
+    assert (talk["level"], talk["players"], talk["mode"], talk["against"]) == (
+        "Meister", 3, "silence", "signals")
+    assert talk["difference"]["n"] == 40
+    assert "### Talking: what the signals are worth to the strongest bakers" in text
+    assert (" Against the signals on the same deals, silence moves it by at most "
+            f"{points(talk['difference'])} (Meister 3P silence; clear of zero at ") in (
+        answer["paragraph"])
     assert " For comparison: With team bakers (signals), " in answer["paragraph"]
     assert answer["line"].startswith("Strongest bakers (lookahead16): ")
     # A second run reads the bound back instead of solving again, and says the same.
@@ -120,6 +137,13 @@ def test_the_tier_section_of_a_small_experiment(tmp_path, tiny_tier_experiment, 
     run_experiment(tiny_tier_experiment, n_jobs=1, progress=False, cache=tmp_path / "cache",
                    out=tmp_path / "again")
     assert read_summary(tmp_path / "again")["sections"]["tiers"] == tiers
+
+
+def test_a_setting_missing_a_tier_of_the_trace_has_no_trace():
+    # lookahead to lookahead32 would read as one doubling of the search: it is two.
+    trace = ("lookahead", "lookahead16", "lookahead32")
+    by_tier = {"team": object(), "lookahead": object(), "lookahead32": object()}
+    assert tiers_report._trace({"bound": None}, by_tier, trace) is None
 
 
 @pytest.mark.parametrize("trace", [["lookahead"], ["team", "expert"], ["lookahead", "team"]])
