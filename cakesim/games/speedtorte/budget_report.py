@@ -140,23 +140,25 @@ def _talk(tables, seconds_of, question, seed) -> list[dict]:
 
 
 def talk_line(data: dict) -> str:
-    """How far silence and open hands move the wins and budgets, in one sentence."""
-    parts = []
-    for mode in dict.fromkeys(d["mode"] for d in data.get("talk", [])):
-        rows = [d for d in data["talk"] if d["mode"] == mode]
-        won = [100 * d["won_difference"]["value"] for d in rows]
-        moved = [b["difference"] for d in rows for b in d["budgets"]
-                 if not math.isnan(b["difference"])]
-        budgets = (f", budgets {min(moved):+.1f} to {max(moved):+.1f} s where both are "
-                   "reachable" if moved else ", no budget reachable in both")
-        parts.append(f"{mode.replace('_', ' ')} changes the win rate without a clock by "
-                     f"{min(won):+.1f} to {max(won):+.1f} pp{budgets}")
-    if not parts:
-        return ""
-    players = ", ".join(str(p) for p in sorted({d["players"] for d in data["talk"]}))
-    bakers = ", ".join(dict.fromkeys(d["bakers"] for d in data["talk"]))
-    return (f"Against signals on the same deals ({players} players, {bakers} bakers): "
-            + "; ".join(parts) + ".")
+    """How far silence and open hands move the wins and budgets, a sentence per baker (one
+    range over two bakers would hide which of them moved)."""
+    sentences = []
+    for bakers in dict.fromkeys(d["bakers"] for d in data.get("talk", [])):
+        talk = [d for d in data["talk"] if d["bakers"] == bakers]
+        parts = []
+        for mode in dict.fromkeys(d["mode"] for d in talk):
+            rows = [d for d in talk if d["mode"] == mode]
+            won = [100 * d["won_difference"]["value"] for d in rows]
+            moved = [b["difference"] for d in rows for b in d["budgets"]
+                     if not math.isnan(b["difference"])]
+            budgets = (f", budgets {min(moved):+.1f} to {max(moved):+.1f} s where both are "
+                       "reachable" if moved else ", no budget reachable in both")
+            parts.append(f"{mode.replace('_', ' ')} changes the win rate without a clock by "
+                         f"{min(won):+.1f} to {max(won):+.1f} pp{budgets}")
+        players = ", ".join(str(p) for p in sorted({d["players"] for d in talk}))
+        sentences.append(f"Against signals on the same deals ({players} players, {bakers} "
+                         "bakers): " + "; ".join(parts) + ".")
+    return " ".join(sentences)
 
 
 def _with_signals(variant: str) -> str:
@@ -209,9 +211,15 @@ def _strongest(data: dict, summary: dict) -> tuple[str, str]:
     """The budgets of the skill trace's strongest tier (``tiers`` section), which the
     answer opens with, as a sentence and as the start of the index's line ("" for both
     without a trace or its tables)."""
-    trace = summary.get("sections", {}).get("tiers", {}).get("trace") or {}
+    tiers = summary.get("sections", {}).get("tiers", {})
+    trace = tiers.get("trace") or {}
     top = list(trace)[-1] if trace else None
-    tables = [t for t in data["tables"] if t["bakers"] == top]
+    # The settings the trace plays: the tier's tables elsewhere (in silence, say) answer
+    # another question.
+    traced = {(s["level"], s["players"], s["variant"], s["profile"])
+              for s in tiers.get("settings", []) if s.get("trace")}
+    tables = [t for t in data["tables"] if t["bakers"] == top
+              and (t["level"], t["players"], t["variant"], t["profile"]) in traced]
     if not tables:
         return "", ""
     where = list(dict.fromkeys(f"{t['players']}P {t['profile']}" for t in tables))

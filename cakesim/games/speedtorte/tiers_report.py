@@ -14,8 +14,6 @@ tables share their seed, hence their deals. This section puts them side by side:
   first): each step's change in win rate paired by deal, whether the last step settled
   within ±1 pp (``reports.skill.moved``), and how far the strongest tier falls short of
   what the deals allow;
-- what talking is worth to the trace's strongest tier: its win rate in silence and with
-  open hands minus with the signals, paired by deal, wherever it plays both;
 - how stable the order cards' difficulty ranking is across tiers: Spearman's rank
   correlation of the cards' fulfilled share once shown between two tiers, with a
   bootstrap interval over deals.
@@ -136,7 +134,7 @@ def analyse(experiment, runs, question: TierQuestion, n_jobs: int = -1,
         settings.append(row)
     return {"tiers": list(question.tiers), "base": question.base, "settings": settings,
             "bound_deals": question.bound_deals, "bound_budget": question.bound_budget,
-            "trace": _budgets(runs, question.trace), "talk": _talk(groups, question.trace),
+            "trace": _budgets(runs, question.trace),
             "ranks": _rank_stability(groups, question, experiment.seed)}
 
 
@@ -146,29 +144,6 @@ def _paired(run, other) -> dict:
     won, other_won = run.by_deal.game["won"], other.by_deal.game["won"]
     n = min(won.size, other_won.size)
     return paired_difference(won[:n].astype(float), other_won[:n].astype(float)).as_dict()
-
-
-def _talk(groups, trace: tuple[str, ...]) -> list[dict]:
-    """The trace's strongest tier in silence or with open hands against the same setting
-    with the signals: the paired difference in win rate, wherever it plays both."""
-    if not trace:
-        return []
-    played = {}
-    for by_tier in groups.values():
-        if trace[-1] in by_tier:
-            run = by_tier[trace[-1]]
-            level, players, _, profile = _setting(run)
-            played[(run.table.rules.mode, level, players, run.table.rules.special_orders,
-                    profile)] = run
-    found = []
-    for (mode, *rest), run in played.items():
-        signals = played.get(("signals", *rest))
-        if mode != "signals" and signals is not None:
-            level, players, variant, profile = _setting(run)
-            found.append({"level": level, "players": players, "variant": variant,
-                          "profile": profile, "mode": mode, "against": signals.table.variant,
-                          "difference": _paired(run, signals)})
-    return found
 
 
 def _budgets(runs, trace: tuple[str, ...]) -> dict[str, int | None]:
@@ -365,7 +340,7 @@ def answer_lead(data: dict) -> tuple[str, str] | None:
                        f"{most['bound']['deals']} deals more than it ({_where(most)})")
     sentence += ("; these may not be the game's ceiling: " + " and ".join(caveats) + "."
                  if caveats else ".")
-    return sentence + _talk_words(data), f"Strongest bakers ({top}): {span}."
+    return sentence, f"Strongest bakers ({top}): {span}."
 
 
 def _where(s: dict) -> str:
@@ -421,7 +396,7 @@ def markdown(data: dict, plot: str | None) -> list[str]:
             f"({', '.join(f'{t} {n}' for t, n in b['tiers_won'].items())})")
         lines.append(f"| {_where(s)} | {' | '.join(cells)} | {' | '.join(moves)} | {allows} |")
     lines.append("")
-    lines += _trace_markdown(data) + _talk_markdown(data)
+    lines += _trace_markdown(data)
     if data["ranks"]:
         lines += ["How stable is the order cards' difficulty ranking across tiers? Spearman's "
                   "rank correlation of the cards' fulfilled share once shown, 95 % bootstrap "
@@ -458,37 +433,6 @@ def _trace_markdown(data: dict) -> list[str]:
                      + f" | {SETTLED[trace['moved']]} | "
                      + ("—" if short is None else f"{100 * short:+.1f} pp") + " |")
     return [*lines, ""]
-
-
-def _talk_markdown(data: dict) -> list[str]:
-    """What talking is worth to the strongest tier, setting by setting."""
-    if not data["talk"]:
-        return []
-    top = list(data["trace"])[-1]
-    lines = ["### Talking: what the signals are worth to the strongest bakers", "",
-             f"{top}'s win rate in silence (no signals at all) and with open hands (every "
-             "hand shown) minus its win rate with the signals, on the same deals:", ""]
-    lines += [f"- {_where(t)}: {points(t['difference'])} against {t['against']}."
-              for t in data["talk"]]
-    return [*lines, ""]
-
-
-def _talk_words(data: dict) -> str:
-    """What talking is worth to the strongest tier in a sentence ("" if it played every
-    game with the signals): per mode its largest change, and where it is clear of zero."""
-    parts = []
-    for mode, words in (("silence", "silence"), ("open_hands", "open hands")):
-        entries = [t for t in data["talk"] if t["mode"] == mode]
-        if not entries:
-            continue
-        largest = max(entries, key=lambda t: abs(t["difference"]["value"]))
-        clear = sum(t["difference"]["low"] > 0 or t["difference"]["high"] < 0
-                    for t in entries)
-        parts.append(f"{words} moves it by at most {points(largest['difference'])} "
-                     f"({_where(largest)}; clear of zero at {clear} of {len(entries)} "
-                     "settings)")
-    return (" Against the signals on the same deals, " + " and ".join(parts) + "."
-            if parts else "")
 
 
 def plot(data: dict, runs, summary: dict, out: Path) -> str | None:

@@ -145,15 +145,26 @@ seats = "team"
 
 
 def test_the_answer_opens_with_the_strongest_tiers_budgets():
-    def table(level, bakers, values):
-        return {"level": level, "players": 3, "profile": "adult", "bakers": bakers,
+    def table(level, bakers, values, variant="eilauftrag"):
+        return {"level": level, "players": 3, "variant": variant, "profile": "adult",
+                "bakers": bakers,
                 "budgets": [{"target": target, "value": v, "low": v - 1, "high": v + 1}
                             for target, v in zip((0.5, 0.8), values, strict=True)]}
 
+    def setting(level, variant="eilauftrag"):
+        return {"level": level, "players": 3, "variant": variant, "profile": "adult",
+                "trace": {"strongest": "lookahead32"}}
+
+    # The strongest tier in silence too, where the trace is not played: not in the lead.
     data = {"tables": [table("Meister", "team", (120, math.nan)),
                        table("Meister", "lookahead32", (86, 111)),
-                       table("Hofzuckerbäcker", "lookahead32", (97, math.nan))]}
-    tiers = {"sections": {"tiers": {"trace": {"lookahead": 8, "lookahead32": 32}}}}
+                       table("Hofzuckerbäcker", "lookahead32", (97, math.nan)),
+                       table("Meister", "lookahead32", (60, 70), "silence+eilauftrag")]}
+    tiers = {"sections": {"tiers": {"trace": {"lookahead": 8, "lookahead32": 32},
+                                    "settings": [setting("Meister"),
+                                                 setting("Hofzuckerbäcker"),
+                                                 {**setting("Meister", "silence+eilauftrag"),
+                                                  "trace": None}]}}}
     sentence, line = budget_report._strongest(data, tiers)
     assert sentence == ("With the strongest bakers played (lookahead32, 3P adult), the budgets "
                         "at Meister, Hofzuckerbäcker are 1:26 [1:25, 1:27], 1:37 [1:36, 1:38] "
@@ -161,3 +172,17 @@ def test_the_answer_opens_with_the_strongest_tiers_budgets():
                         "For comparison: ")
     assert line == "Strongest bakers (lookahead32): budgets 1:26-1:37 for 50 %; 1:51 for 80 %. "
     assert budget_report._strongest(data, {"sections": {}}) == ("", "")
+
+
+def test_talking_is_told_baker_by_baker():
+    def talk(bakers, won):
+        return {"bakers": bakers, "mode": "silence", "players": 3,
+                "won_difference": {"value": won},
+                "budgets": [{"difference": math.nan}]}
+
+    line = budget_report.talk_line({"talk": [talk("team", -0.01), talk("lookahead32", -0.1)]})
+    assert line == (
+        "Against signals on the same deals (3 players, team bakers): silence changes the win "
+        "rate without a clock by -1.0 to -1.0 pp, no budget reachable in both. Against "
+        "signals on the same deals (3 players, lookahead32 bakers): silence changes the win "
+        "rate without a clock by -10.0 to -10.0 pp, no budget reachable in both.")
