@@ -209,8 +209,9 @@ def answer(data: dict, summary: dict) -> Answer:
 
 def _strongest(data: dict, summary: dict) -> tuple[str, str]:
     """The budgets of the skill trace's strongest tier (``tiers`` section), which the
-    answer opens with, as a sentence and as the start of the index's line ("" for both
-    without a trace or its tables)."""
+    answer opens with, and its wins at the seed's budgets beside the base tier's on the
+    same tables, as a sentence and as the start of the index's line ("" for both without
+    a trace or its tables)."""
     tiers = summary.get("sections", {}).get("tiers", {})
     trace = tiers.get("trace") or {}
     top = list(trace)[-1] if trace else None
@@ -231,8 +232,26 @@ def _strongest(data: dict, summary: dict) -> tuple[str, str]:
     spans = "; ".join(f"{_span([t['budgets'][i] for t in tables])} for {target:g} %"
                       for i, target in enumerate(targets))
     return (f"With the strongest bakers played ({top}, {', '.join(where)}), the budgets at "
-            f"{names} are {budgets}. For comparison: ",
+            f"{names} are {budgets}.{_at_seed_budgets(data, tables, top, tiers.get('base'))}"
+            " For comparison: ",
             f"Strongest bakers ({top}): budgets {spans}. ")
+
+
+def _at_seed_budgets(data: dict, tables: list[dict], top: str, base: str | None) -> str:
+    """`` At the seed's budgets (...) it wins ...; base bakers ...``: the seed's budgets
+    judged for strong and for average bakers side by side, on the same deals."""
+    def key(t: dict) -> tuple:
+        return t["level"], t["players"], t["variant"], t["profile"]
+
+    def wins(rows: list[dict]) -> str:
+        return ", ".join(percent(t["win_rate_at_seed_budget"]) for t in rows)
+
+    same = {key(t): t for t in data["tables"] if t["bakers"] == base}
+    text = (f" At the seed's budgets ({', '.join(clock(t['seed_budget']) for t in tables)}) "
+            f"it wins {wins(tables)}")
+    if all(key(t) in same for t in tables):
+        text += f"; {base} bakers win {wins([same[key(t)] for t in tables])} there"
+    return text + "."
 
 
 def _span(budgets: list[dict], none: str = "out of reach") -> str:

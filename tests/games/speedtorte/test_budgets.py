@@ -146,8 +146,11 @@ seats = "team"
 
 def test_the_answer_opens_with_the_strongest_tiers_budgets():
     def table(level, bakers, values, variant="eilauftrag"):
+        at_seed = 0.9 if bakers == "lookahead32" else 0.5
         return {"level": level, "players": 3, "variant": variant, "profile": "adult",
-                "bakers": bakers,
+                "bakers": bakers, "seed_budget": 195 if level == "Meister" else 180,
+                "win_rate_at_seed_budget": {"value": at_seed, "low": at_seed - 0.01,
+                                            "high": at_seed + 0.01},
                 "budgets": [{"target": target, "value": v, "low": v - 1, "high": v + 1}
                             for target, v in zip((0.5, 0.8), values, strict=True)]}
 
@@ -157,10 +160,11 @@ def test_the_answer_opens_with_the_strongest_tiers_budgets():
 
     # The strongest tier in silence too, where the trace is not played: not in the lead.
     data = {"tables": [table("Meister", "team", (120, math.nan)),
+                       table("Hofzuckerbäcker", "team", (150, math.nan)),
                        table("Meister", "lookahead32", (86, 111)),
                        table("Hofzuckerbäcker", "lookahead32", (97, math.nan)),
                        table("Meister", "lookahead32", (60, 70), "silence+eilauftrag")]}
-    tiers = {"sections": {"tiers": {"trace": {"lookahead": 8, "lookahead32": 32},
+    tiers = {"sections": {"tiers": {"trace": {"lookahead": 8, "lookahead32": 32}, "base": "team",
                                     "settings": [setting("Meister"),
                                                  setting("Hofzuckerbäcker"),
                                                  {**setting("Meister", "silence+eilauftrag"),
@@ -168,8 +172,10 @@ def test_the_answer_opens_with_the_strongest_tiers_budgets():
     sentence, line = budget_report._strongest(data, tiers)
     assert sentence == ("With the strongest bakers played (lookahead32, 3P adult), the budgets "
                         "at Meister, Hofzuckerbäcker are 1:26 [1:25, 1:27], 1:37 [1:36, 1:38] "
-                        "for 50 % wins; 1:51 [1:50, 1:52], out of reach for 80 % wins. "
-                        "For comparison: ")
+                        "for 50 % wins; 1:51 [1:50, 1:52], out of reach for 80 % wins. At the "
+                        "seed's budgets (3:15, 3:00) it wins 90.0 % [89.0, 91.0], 90.0 % "
+                        "[89.0, 91.0]; team bakers win 50.0 % [49.0, 51.0], 50.0 % [49.0, "
+                        "51.0] there. For comparison: ")
     assert line == "Strongest bakers (lookahead32): budgets 1:26-1:37 for 50 %; 1:51 for 80 %. "
     assert budget_report._strongest(data, {"sections": {}}) == ("", "")
 
