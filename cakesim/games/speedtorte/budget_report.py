@@ -217,10 +217,8 @@ def _strongest(data: dict, summary: dict) -> tuple[str, str]:
     top = list(trace)[-1] if trace else None
     # The settings the trace plays: the tier's tables elsewhere (in silence, say) answer
     # another question.
-    traced = {(s["level"], s["players"], s["variant"], s["profile"])
-              for s in tiers.get("settings", []) if s.get("trace")}
-    tables = [t for t in data["tables"] if t["bakers"] == top
-              and (t["level"], t["players"], t["variant"], t["profile"]) in traced]
+    traced = {_setting(s) for s in tiers.get("settings", []) if s.get("trace")}
+    tables = [t for t in data["tables"] if t["bakers"] == top and _setting(t) in traced]
     if not tables:
         return "", ""
     where = list(dict.fromkeys(f"{t['players']}P {t['profile']}" for t in tables))
@@ -232,26 +230,28 @@ def _strongest(data: dict, summary: dict) -> tuple[str, str]:
     spans = "; ".join(f"{_span([t['budgets'][i] for t in tables])} for {target:g} %"
                       for i, target in enumerate(targets))
     return (f"With the strongest bakers played ({top}, {', '.join(where)}), the budgets at "
-            f"{names} are {budgets}.{_at_seed_budgets(data, tables, top, tiers.get('base'))}"
+            f"{names} are {budgets}.{_at_seed_budgets(data, tables, tiers.get('base'))}"
             " For comparison: ",
             f"Strongest bakers ({top}): budgets {spans}. ")
 
 
-def _at_seed_budgets(data: dict, tables: list[dict], top: str, base: str | None) -> str:
+def _at_seed_budgets(data: dict, tables: list[dict], base: str | None) -> str:
     """`` At the seed's budgets (...) it wins ...; base bakers ...``: the seed's budgets
     judged for strong and for average bakers side by side, on the same deals."""
-    def key(t: dict) -> tuple:
-        return t["level"], t["players"], t["variant"], t["profile"]
-
     def wins(rows: list[dict]) -> str:
         return ", ".join(percent(t["win_rate_at_seed_budget"]) for t in rows)
 
-    same = {key(t): t for t in data["tables"] if t["bakers"] == base}
+    same = {_setting(t): t for t in data["tables"] if t["bakers"] == base}
     text = (f" At the seed's budgets ({', '.join(clock(t['seed_budget']) for t in tables)}) "
             f"it wins {wins(tables)}")
-    if all(key(t) in same for t in tables):
-        text += f"; {base} bakers win {wins([same[key(t)] for t in tables])} there"
+    if all(_setting(t) in same for t in tables):
+        text += f"; {base} bakers win {wins([same[_setting(t)] for t in tables])} there"
     return text + "."
+
+
+def _setting(entry: dict) -> tuple:
+    """A table's or a tier setting's level, players, variant and timing profile."""
+    return entry["level"], entry["players"], entry["variant"], entry["profile"]
 
 
 def _span(budgets: list[dict], none: str = "out of reach") -> str:

@@ -342,8 +342,9 @@ def _helps_with(hand, count, tops, card, rules):
     """Whether a piece of ``hand`` fits a plate and meets ``card`` there."""
     # Compiled into the signal decisions, which read the ``rules`` bundle: no copy.
     fit_mask, kinds = rules.fit_mask, rules.type_flavour.shape[0]
-    # A displayed card is never met (it would have been fulfilled), so one piece can meet
-    # it only if it is one plate away: one look-up spares the hand's dozen.
+    # One piece can meet the card only if it is one plate away (a card met at setup may
+    # stay on display until the first placement, and needs no help): one look-up spares
+    # the hand's dozen.
     now = board_with(tops, -1, 0, kinds)
     if plates_missing(rules.card_gaps, now, card) != 1:
         return False
