@@ -94,13 +94,15 @@ def _time_points(seconds: np.ndarray, budget: float, every: float) -> float:
 
 
 def _two_players(tables, seconds_of, question, seed) -> list[dict]:
-    """Per level and target: the 2-player budget minus the 3-player one, with interval
-    (the first table's bakers)."""
+    """Per bakers, level and target: the 2-player budget minus the 3-player one, with
+    interval (the main variant's tables, so that strong and average bakers are judged
+    side by side)."""
     found = []
-    tables = _base(tables)
-    for two in (t for t in tables if t["players"] == 2):
-        three = next((t for t in tables if t["players"] == 3 and t["level"] == two["level"]
-                      and t["profile"] == two["profile"]), None)
+    variant = tables[0]["variant"]
+    for two in (t for t in tables if t["players"] == 2 and t["variant"] == variant):
+        three = next((t for t in tables if t["players"] == 3
+                      and all(t[k] == two[k] for k in ("level", "variant", "profile",
+                                                       "bakers"))), None)
         if three is None:
             continue
         for k, target in enumerate(question.targets):
@@ -108,7 +110,7 @@ def _two_players(tables, seconds_of, question, seed) -> list[dict]:
             b = bootstrap_budgets(seconds_of[three["label"]], target, question.bootstrap,
                                   seed + 100 + k)
             low, high = interval(a - b)
-            found.append({"level": two["level"], "target": target,
+            found.append({"bakers": two["bakers"], "level": two["level"], "target": target,
                           "difference": two["budgets"][k]["value"] - three["budgets"][k]["value"],
                           "low": low, "high": high})
     return found
@@ -192,26 +194,31 @@ def headline(data: dict) -> str:
 
 
 def answer(data: dict, summary: dict) -> Answer:
-    """The headline in words, and per table of the main bakers the budget each target
-    needs beside the seed's budget and what it wins."""
-    targets = data["targets"]
+    """The headline in words, and a table: with a skill trace, the strongest tier's budgets
+    and wins at the seed's budgets beside the base tier's on the same tables; without one,
+    per table of the main bakers the budget each target needs beside the seed's."""
+    line = headline(data)
+    talk = f" {talk_line(data)}" if data.get("talk") else ""
+    strongest = _strongest(data, summary)
+    text = (line + " A budget out of reach means even a game without a clock is won less "
+            "often than the target." + talk)
+    if strongest is not None:
+        sentence, short, header, rows = strongest
+        return Answer(sentence + text, short + line, header, rows)
     rows = [[t["label"], percent(t["win_rate_without_clock"]), clock(t["seed_budget"]),
              percent(t["win_rate_at_seed_budget"]), *[_budget(b) for b in t["budgets"]]]
             for t in _base(data["tables"])]
-    line = headline(data)
-    talk = f" {talk_line(data)}" if data.get("talk") else ""
-    strongest, short = _strongest(data, summary)
-    return Answer(strongest + line + " A budget out of reach means even a game without a "
-                  "clock is won less often than the target." + talk, short + line,
+    return Answer(text, line,
                   ["table", "won without clock", "seed's budget", "wins at seed's budget",
-                   *[f"budget for {100 * t:g} % wins" for t in targets]], rows)
+                   *[f"budget for {100 * t:g} % wins" for t in data["targets"]]], rows)
 
 
-def _strongest(data: dict, summary: dict) -> tuple[str, str]:
+def _strongest(data: dict, summary: dict) -> tuple[str, str, list[str], list[list[str]]] | None:
     """The budgets of the skill trace's strongest tier (``tiers`` section), which the
-    answer opens with, and its wins at the seed's budgets beside the base tier's on the
-    same tables, as a sentence and as the start of the index's line ("" for both without
-    a trace or its tables)."""
+    answer opens with: a sentence, the start of the index's line, and the table of every
+    setting the trace plays, the tier's budgets and wins at the seed's budgets beside the
+    base tier's on the same deals (the seed's budgets judged for strong and average
+    bakers side by side). None without a trace or its tables."""
     tiers = summary.get("sections", {}).get("tiers", {})
     trace = tiers.get("trace") or {}
     top = list(trace)[-1] if trace else None
@@ -220,33 +227,79 @@ def _strongest(data: dict, summary: dict) -> tuple[str, str]:
     traced = {_setting(s) for s in tiers.get("settings", []) if s.get("trace")}
     tables = [t for t in data["tables"] if t["bakers"] == top and _setting(t) in traced]
     if not tables:
-        return "", ""
-    where = list(dict.fromkeys(f"{t['players']}P {t['profile']}" for t in tables))
-    names = ", ".join(t["level"] + (f" {t['players']}P {t['profile']}" if len(where) > 1
-                                    else "") for t in tables)
-    targets = [100 * b["target"] for b in tables[0]["budgets"]]
-    budgets = "; ".join(", ".join(_budget(t["budgets"][i]) for t in tables)
-                        + f" for {target:g} % wins" for i, target in enumerate(targets))
-    spans = "; ".join(f"{_span([t['budgets'][i] for t in tables])} for {target:g} %"
-                      for i, target in enumerate(targets))
-    return (f"With the strongest bakers played ({top}, {', '.join(where)}), the budgets at "
-            f"{names} are {budgets}.{_at_seed_budgets(data, tables, tiers.get('base'))}"
-            " For comparison: ",
-            f"Strongest bakers ({top}): budgets {spans}. ")
-
-
-def _at_seed_budgets(data: dict, tables: list[dict], base: str | None) -> str:
-    """`` At the seed's budgets (...) it wins ...; base bakers ...``: the seed's budgets
-    judged for strong and for average bakers side by side, on the same deals."""
-    def wins(rows: list[dict]) -> str:
-        return ", ".join(percent(t["win_rate_at_seed_budget"]) for t in rows)
-
+        return None
+    base = tiers.get("base")
     same = {_setting(t): t for t in data["tables"] if t["bakers"] == base}
-    text = (f" At the seed's budgets ({', '.join(clock(t['seed_budget']) for t in tables)}) "
-            f"it wins {wins(tables)}")
-    if all(_setting(t) in same for t in tables):
-        text += f"; {base} bakers win {wins([same[_setting(t)] for t in tables])} there"
-    return text + "."
+    targets = [100 * b["target"] for b in tables[0]["budgets"]]
+    spans = [_span([t["budgets"][i] for t in tables]) for i in range(len(targets))]
+    levels = ", ".join(dict.fromkeys(t["level"] for t in tables))
+    budgets = " and ".join(f"{span} for {target:g} % wins" + _unreachable(tables, i)
+                           for i, (target, span) in enumerate(zip(targets, spans, strict=True)))
+    paired = [same[_setting(t)] for t in tables if _setting(t) in same]
+    base_wins = (f"; {base} bakers win {_rate_span(paired)} on the same tables"
+                 if len(paired) == len(tables) else "")
+    sentence = (f"With the strongest bakers played ({top}, {_where(tables)}), the budgets at "
+                f"{levels} run {budgets}. At the seed's budgets it wins "
+                f"{_rate_span(tables)}{base_wins} (every setting in the table below)."
+                f"{_two_player_line(data, tables, top)} For comparison: ")
+    short = "Strongest bakers ({}): budgets {}. ".format(
+        top, "; ".join(f"{span} for {target:g} %"
+                       for target, span in zip(targets, spans, strict=True)))
+    header = ["setting", "seed's budget", f"wins there: {top}", *(
+        [f"wins there: {base}"] if paired else []), *[
+        f"{bakers} budget for {target:g} % wins" for target in targets
+        for bakers in ([top, base] if paired else [top])]]
+    rows = []
+    for t in tables:
+        other = same.get(_setting(t))
+        row = [f"{t['level']} {t['players']}P {t['profile']}", clock(t["seed_budget"]),
+               percent(t["win_rate_at_seed_budget"])]
+        if paired:
+            row.append(percent(other["win_rate_at_seed_budget"]) if other else "not played")
+        for i in range(len(targets)):
+            row.append(_budget(t["budgets"][i]))
+            if paired:
+                row.append(_budget(other["budgets"][i]) if other else "not played")
+        rows.append(row)
+    return sentence, short, header, rows
+
+
+def _two_player_line(data: dict, tables: list[dict], top: str) -> str:
+    """`` Two of them need +18 to +43 s more than three ... (the seed gives +15 s)``: the
+    seed's extra time for two players judged for the strongest bakers ("" without both)."""
+    moves = [d["difference"] for d in data.get("two_players", [])
+             if d["bakers"] == top and not math.isnan(d["difference"])]
+    extra = {t["seed_budget"] - u["seed_budget"] for t in tables for u in tables
+             if t["players"] == 2 and u["players"] == 3 and t["level"] == u["level"]}
+    if not moves or len(extra) != 1:
+        return ""
+    low, high = f"{min(moves):+.0f}", f"{max(moves):+.0f}"
+    span = low if low == high else f"{low} to {high}"
+    return (f" Two of them need {span} s more than three for the same win rate, where the "
+            f"seed gives two players {extra.pop():+.0f} s.")
+
+
+def _where(tables: list[dict]) -> str:
+    """``adult, 2, 3 players``: the player counts of each timing profile the tables play."""
+    profiles = dict.fromkeys(t["profile"] for t in tables)
+    return "; ".join(f"{profile}, " + ", ".join(str(p) for p in sorted(
+        {t["players"] for t in tables if t["profile"] == profile})) + " players"
+        for profile in profiles)
+
+
+def _unreachable(tables: list[dict], i: int) -> str:
+    """`` (out of reach at Hofzuckerbäcker 2P)`` for the tables target ``i`` is out of
+    reach at, unless it is everywhere or nowhere."""
+    out = [f"{t['level']} {t['players']}P" for t in tables
+           if math.isnan(t["budgets"][i]["value"])]
+    return f" (out of reach at {', '.join(out)})" if 0 < len(out) < len(tables) else ""
+
+
+def _rate_span(tables: list[dict]) -> str:
+    """``88.0-99.5 %``: the lowest and highest win rate at the seed's budgets."""
+    rates = [t["win_rate_at_seed_budget"]["value"] for t in tables]
+    low, high = f"{100 * min(rates):.1f}", f"{100 * max(rates):.1f}"
+    return f"{low} %" if low == high else f"{low}-{high} %"
 
 
 def _setting(entry: dict) -> tuple:
@@ -315,11 +368,12 @@ def markdown(data: dict, plot: str) -> list[str]:
     if data["two_players"]:
         lines += ["### Is \"+15 s for two players\" right?", "",
                   "The budget two players need minus the budget three players need, for the "
-                  "same level and target (95 % bootstrap interval):", "",
-                  "| level | target | 2 players minus 3 players | verdict |", "|---|---|---|---|"]
+                  "same bakers, level and target (95 % bootstrap interval):", "",
+                  "| bakers | level | target | 2 players minus 3 players | verdict |",
+                  "|---|---|---|---|---|"]
         for d in data["two_players"]:
-            lines.append(f"| {d['level']} | {100 * d['target']:g} % | {_seconds(d)} | "
-                         f"{_verdict(d)} |")
+            lines.append(f"| {d['bakers']} | {d['level']} | {100 * d['target']:g} % | "
+                         f"{_seconds(d)} | {_verdict(d)} |")
         lines.append("")
     return lines + _talk_markdown(data)
 

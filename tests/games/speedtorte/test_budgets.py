@@ -10,6 +10,7 @@ from cakesim.app.api import run_experiment
 from cakesim.app.cli import main
 from cakesim.games.speedtorte import budget_report
 from cakesim.games.speedtorte.budgets import (
+    BudgetQuestion,
     budget_estimate,
     budget_for,
     clock,
@@ -145,39 +146,83 @@ seats = "team"
 
 
 def test_the_answer_opens_with_the_strongest_tiers_budgets():
-    def table(level, bakers, values, variant="eilauftrag"):
-        at_seed = 0.9 if bakers == "lookahead32" else 0.5
-        return {"level": level, "players": 3, "variant": variant, "profile": "adult",
+    def table(level, bakers, values, variant="eilauftrag", players=3):
+        at_seed = (0.9 if level == "Meister" else 0.8) if bakers == "lookahead32" else 0.5
+        return {"level": level, "players": players, "variant": variant, "profile": "adult",
                 "bakers": bakers, "seed_budget": 195 if level == "Meister" else 180,
                 "win_rate_at_seed_budget": {"value": at_seed, "low": at_seed - 0.01,
                                             "high": at_seed + 0.01},
                 "budgets": [{"target": target, "value": v, "low": v - 1, "high": v + 1}
                             for target, v in zip((0.5, 0.8), values, strict=True)]}
 
-    def setting(level, variant="eilauftrag"):
-        return {"level": level, "players": 3, "variant": variant, "profile": "adult",
+    def setting(level, variant="eilauftrag", players=3):
+        return {"level": level, "players": players, "variant": variant, "profile": "adult",
                 "trace": {"strongest": "lookahead32"}}
 
     # The strongest tier in silence too, where the trace is not played: not in the lead.
     data = {"tables": [table("Meister", "team", (120, math.nan)),
                        table("Hofzuckerbäcker", "team", (150, math.nan)),
+                       table("Meister", "team", (100, 130), players=4),
                        table("Meister", "lookahead32", (86, 111)),
                        table("Hofzuckerbäcker", "lookahead32", (97, math.nan)),
+                       table("Meister", "lookahead32", (70, 95), players=4),
                        table("Meister", "lookahead32", (60, 70), "silence+eilauftrag")]}
     tiers = {"sections": {"tiers": {"trace": {"lookahead": 8, "lookahead32": 32}, "base": "team",
                                     "settings": [setting("Meister"),
                                                  setting("Hofzuckerbäcker"),
+                                                 setting("Meister", players=4),
                                                  {**setting("Meister", "silence+eilauftrag"),
                                                   "trace": None}]}}}
-    sentence, line = budget_report._strongest(data, tiers)
-    assert sentence == ("With the strongest bakers played (lookahead32, 3P adult), the budgets "
-                        "at Meister, Hofzuckerbäcker are 1:26 [1:25, 1:27], 1:37 [1:36, 1:38] "
-                        "for 50 % wins; 1:51 [1:50, 1:52], out of reach for 80 % wins. At the "
-                        "seed's budgets (3:15, 3:00) it wins 90.0 % [89.0, 91.0], 90.0 % "
-                        "[89.0, 91.0]; team bakers win 50.0 % [49.0, 51.0], 50.0 % [49.0, "
-                        "51.0] there. For comparison: ")
-    assert line == "Strongest bakers (lookahead32): budgets 1:26-1:37 for 50 %; 1:51 for 80 %. "
-    assert budget_report._strongest(data, {"sections": {}}) == ("", "")
+    sentence, line, header, rows = budget_report._strongest(data, tiers)
+    assert sentence == ("With the strongest bakers played (lookahead32, adult, 3, 4 players), the "
+                        "budgets at Meister, Hofzuckerbäcker run 1:10-1:37 for 50 % wins and "
+                        "1:35-1:51 for 80 % wins (out of reach at Hofzuckerbäcker 3P). At the "
+                        "seed's budgets it wins 80.0-90.0 %; team bakers win 50.0 % on the "
+                        "same tables (every setting in the table below). For comparison: ")
+    assert line == ("Strongest bakers (lookahead32): budgets 1:10-1:37 for 50 %; 1:35-1:51 "
+                    "for 80 %. ")
+    assert header == ["setting", "seed's budget", "wins there: lookahead32", "wins there: team",
+                      "lookahead32 budget for 50 % wins", "team budget for 50 % wins",
+                      "lookahead32 budget for 80 % wins", "team budget for 80 % wins"]
+    assert [r[0] for r in rows] == ["Meister 3P adult", "Hofzuckerbäcker 3P adult",
+                                    "Meister 4P adult"]
+    assert rows[1] == ["Hofzuckerbäcker 3P adult", "3:00", "80.0 % [79.0, 81.0]",
+                       "50.0 % [49.0, 51.0]", "1:37 [1:36, 1:38]", "2:30 [2:29, 2:31]",
+                       "out of reach", "out of reach"]
+    assert budget_report._strongest(data, {"sections": {}}) is None
+    # Without the base tier's tables the strongest tier's columns stand alone.
+    alone = {"tables": [t for t in data["tables"] if t["bakers"] != "team"]}
+    sentence, _, header, rows = budget_report._strongest(alone, tiers)
+    assert "team" not in sentence and len(header) == len(rows[0]) == 5
+
+
+def test_two_players_against_three_is_judged_baker_by_baker():
+    def table(players, bakers, seconds, variant="eilauftrag"):
+        label = f"{players} {bakers} {variant}"
+        seconds_of[label] = np.asarray(seconds, dtype=float)
+        return {"label": label, "level": "Meister", "players": players, "variant": variant,
+                "profile": "adult", "bakers": bakers,
+                "budgets": [{"value": float(np.median(seconds_of[label]))}]}
+
+    seconds_of = {}
+    tables = [table(2, "team", np.arange(100, 200)), table(3, "team", np.arange(80, 180)),
+              table(2, "lookahead32", np.arange(60, 160)),
+              table(3, "lookahead32", np.arange(30, 130)),
+              # Only at 3 players, or in another variant: nothing to pair.
+              table(3, "novice", np.arange(90, 190)),
+              table(2, "team", np.arange(10, 20), "silence+eilauftrag")]
+    question = BudgetQuestion(targets=(0.5,), bootstrap=200)
+    found = budget_report._two_players(tables, seconds_of, question, seed=1)
+    assert [(d["bakers"], d["difference"]) for d in found] == [("team", 20.0),
+                                                               ("lookahead32", 30.0)]
+    assert all(d["low"] <= d["difference"] <= d["high"] for d in found)
+    # The answer's clause: the seed's extra time judged for the strongest bakers.
+    seeds = [{"players": 2, "level": "Meister", "seed_budget": 210},
+             {"players": 3, "level": "Meister", "seed_budget": 195}]
+    assert budget_report._two_player_line({"two_players": found}, seeds, "lookahead32") == (
+        " Two of them need +30 s more than three for the same win rate, where the seed gives "
+        "two players +15 s.")
+    assert budget_report._two_player_line({"two_players": found}, seeds[1:], "lookahead32") == ""
 
 
 def test_talking_is_told_baker_by_baker():
