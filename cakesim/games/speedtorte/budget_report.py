@@ -27,6 +27,7 @@ from cakesim.games.speedtorte.budgets import (
     win_rate_at,
 )
 from cakesim.games.speedtorte.game import variant_name, variant_parts
+from cakesim.games.speedtorte.strategies import told_the_deal
 from cakesim.reports.answer import Answer
 from cakesim.reports.figures import legend_outside, new_figure, save_figure
 from cakesim.reports.text import percent, points
@@ -42,7 +43,9 @@ def analyse(experiment, runs, question: BudgetQuestion, n_jobs: int = -1,
     tables, seconds_of = [], {}
     for index, run in enumerate(runs):
         t = run.table
-        if t.rules.timing is None:
+        # A clairvoyant baker (told the deal) is a diagnostic for the tiers section: no
+        # table of people can play it, so it gets no budget.
+        if t.rules.timing is None or told_the_deal(t.strategies):
             continue
         if not run.rows_complete:
             raise ValueError(f"{t.label}: the budget analysis needs every game's row; raise "
@@ -98,7 +101,7 @@ def _two_players(tables, seconds_of, question, seed) -> list[dict]:
     interval (the main variant's tables, so that strong and average bakers are judged
     side by side)."""
     found = []
-    variant = tables[0]["variant"]
+    variant = tables[0]["variant"] if tables else None
     for two in (t for t in tables if t["players"] == 2 and t["variant"] == variant):
         three = next((t for t in tables if t["players"] == 3
                       and all(t[k] == two[k] for k in ("level", "variant", "profile",
@@ -110,7 +113,8 @@ def _two_players(tables, seconds_of, question, seed) -> list[dict]:
             b = bootstrap_budgets(seconds_of[three["label"]], target, question.bootstrap,
                                   seed + 100 + k)
             low, high = interval(a - b)
-            found.append({"bakers": two["bakers"], "level": two["level"], "target": target,
+            found.append({"bakers": two["bakers"], "level": two["level"],
+                          "profile": two["profile"], "target": target,
                           "difference": two["budgets"][k]["value"] - three["budgets"][k]["value"],
                           "low": low, "high": high})
     return found
@@ -265,18 +269,19 @@ def _strongest(data: dict, summary: dict) -> tuple[str, str, list[str], list[lis
 
 
 def _two_player_line(data: dict, tables: list[dict], top: str) -> str:
-    """`` Two of them need +18 to +43 s more than three ... (the seed gives +15 s)``: the
-    seed's extra time for two players judged for the strongest bakers ("" without both)."""
+    """`` Two lookahead32 bakers need +18 to +32 s against three for the same win rate (the
+    seed gives two players +15 s).``: the seed's extra time judged for the strongest
+    bakers, over the differences whose interval is reachable ("" without any)."""
     moves = [d["difference"] for d in data.get("two_players", [])
-             if d["bakers"] == top and not math.isnan(d["difference"])]
+             if d["bakers"] == top and not math.isnan(d["low"])]
     extra = {t["seed_budget"] - u["seed_budget"] for t in tables for u in tables
              if t["players"] == 2 and u["players"] == 3 and t["level"] == u["level"]}
     if not moves or len(extra) != 1:
         return ""
     low, high = f"{min(moves):+.0f}", f"{max(moves):+.0f}"
     span = low if low == high else f"{low} to {high}"
-    return (f" Two of them need {span} s more than three for the same win rate, where the "
-            f"seed gives two players {extra.pop():+.0f} s.")
+    return (f" Two {top} bakers need {span} s against three for the same win rate (the "
+            f"seed gives two players {extra.pop():+.0f} s).")
 
 
 def _where(tables: list[dict]) -> str:
@@ -369,11 +374,11 @@ def markdown(data: dict, plot: str) -> list[str]:
         lines += ["### Is \"+15 s for two players\" right?", "",
                   "The budget two players need minus the budget three players need, for the "
                   "same bakers, level and target (95 % bootstrap interval):", "",
-                  "| bakers | level | target | 2 players minus 3 players | verdict |",
+                  "| bakers | level and timing | target | 2 players minus 3 players | verdict |",
                   "|---|---|---|---|---|"]
         for d in data["two_players"]:
-            lines.append(f"| {d['bakers']} | {d['level']} | {100 * d['target']:g} % | "
-                         f"{_seconds(d)} | {_verdict(d)} |")
+            lines.append(f"| {d['bakers']} | {d['level']} {d['profile']} | "
+                         f"{100 * d['target']:g} % | {_seconds(d)} | {_verdict(d)} |")
         lines.append("")
     return lines + _talk_markdown(data)
 

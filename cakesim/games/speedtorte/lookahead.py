@@ -30,6 +30,14 @@ piece away (high)."""
 PLATE_WORD_BOARDS = 4
 """log2 of the boards per word of the plate table (16): four bits each, one per plate
 (the rules have four plates; ``card_major`` refuses more)."""
+GAP_BITS = 2
+"""Bits a board holds in a gap word: met, one piece away (64 bits / 32 boards)."""
+PLATE_BITS = 4
+"""Bits a board holds in a plate word: one per plate (64 bits / 16 boards)."""
+GAP_SLOT = (1 << GAP_WORD_BOARDS) - 1
+"""A board's slot in its gap word: the board code's low bits (``board & GAP_SLOT``)."""
+PLATE_SLOT = (1 << PLATE_WORD_BOARDS) - 1
+"""A board's slot in its plate word: the board code's low bits (``board & PLATE_SLOT``)."""
 
 
 @jit
@@ -56,15 +64,16 @@ def card_major(met_mask, by_plate, cards):
     """``(card_gaps, card_plates)`` from the board-major tables: per card, the gap bits
     of every board (``gap_bits``) and its plates' bits (``plate_bits``)."""
     boards, plates = by_plate.shape[0], by_plate.shape[1]
-    if plates > 1 << (6 - PLATE_WORD_BOARDS):
+    if plates > PLATE_BITS:
         raise ValueError("the plate table holds four plates a board")
     gaps = np.zeros((cards, (boards >> GAP_WORD_BOARDS) + 1), np.uint64)
     near = np.zeros((cards, (boards >> PLATE_WORD_BOARDS) + 1), np.uint64)
     one = np.uint64(1)
     for board in range(boards):
-        gap_shift = np.uint64(2 * (board & 31))
-        plate_shift = np.uint64(4 * (board & 15))
+        gap_shift = np.uint64(GAP_BITS * (board & GAP_SLOT))
+        plate_shift = np.uint64(PLATE_BITS * (board & PLATE_SLOT))
         for card in range(cards):
+            # ``met_table``'s words hold 64 cards each.
             word, bit = card >> 6, np.uint64(card & 63)
             met = (met_mask[board, word] >> bit) & one
             on_plates = np.uint64(0)
@@ -97,7 +106,7 @@ def lookahead_tables(program: np.ndarray, plates: int,
 def gap_bits(card_gaps, board, card):
     """Bit 0: ``board`` meets ``card``; bit 1: changing one top piece could meet it."""
     word = card_gaps[card, board >> GAP_WORD_BOARDS]
-    return (word >> np.uint64(2 * (board & 31))) & np.uint64(3)
+    return (word >> np.uint64(GAP_BITS * (board & GAP_SLOT))) & np.uint64((1 << GAP_BITS) - 1)
 
 
 @jit_borrowing
@@ -119,4 +128,5 @@ def plates_missing(card_gaps, board, card):
 def plate_bits(card_plates, board, card):
     """Bit p set when changing plate p's top piece of ``board`` could meet ``card``."""
     word = card_plates[card, board >> PLATE_WORD_BOARDS]
-    return (word >> np.uint64(4 * (board & 15))) & np.uint64(15)
+    return ((word >> np.uint64(PLATE_BITS * (board & PLATE_SLOT)))
+            & np.uint64((1 << PLATE_BITS) - 1))

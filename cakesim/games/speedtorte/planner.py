@@ -16,6 +16,11 @@ hands, the other hands too). Before placing, the lookahead baker
    below everything, and (to break ties) the displayed cards then one plate away;
 5. places the candidate with the best mean value, the team baker's favourite on a tie.
 
+A *clairvoyant* lookahead (``clairvoyant`` = 1) skips step 2: it plays out in the true
+deal, one world, since every sample would be the same. It is no fair baker but a
+diagnostic: beside the sampled-world lookahead on the same deals it shows how much of
+what the search leaves to the perfect-information solver is information the rules hide.
+
 Every candidate meets the same worlds (common random numbers), so that the comparison
 is not drowned in the worlds' luck. Each world takes one draw from the game's decision
 stream and shuffles with its own stream: a decision is a pure function of (seed, game).
@@ -50,6 +55,7 @@ from cakesim.games.speedtorte.steps import (
 from cakesim.games.speedtorte.strategies import (
     LOOKAHEAD,
     W_CANDIDATES,
+    W_CLAIRVOYANT,
     W_DEPTH,
     W_SAMPLES,
     board_with,
@@ -235,12 +241,14 @@ def lookahead_move(baker, state, rules, params, plan):
     plan.values[:n] = 0.0
     world = plan.world
     depth = int(own[W_DEPTH])
-    for _ in range(int(own[W_SAMPLES])):
+    clairvoyant = own[W_CLAIRVOYANT] > 0
+    for _ in range(1 if clairvoyant else int(own[W_SAMPLES])):
         key = next_u64(state.stream)
         for c in range(n):
             copy_state(state, world)
             world.stream[0], world.stream[1] = key, 0
-            deal_unseen(baker, world, plan.unseen, open_hands)
+            if not clairvoyant:
+                deal_unseen(baker, world, plan.unseen, open_hands)
             ending = play_out(baker, plan.slots[c], plan.plates[c], depth, world, rules,
                               params)
             plan.values[c] += play_out_value(ending, state.count[DONE], world, rules)

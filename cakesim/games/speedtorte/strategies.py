@@ -64,6 +64,10 @@ PARAMETERS = {
     "samples": (8.0, (1.0, 64.0), "lookahead: worlds sampled per decision (whole number)"),
     "depth": (8.0, (1.0, 60.0), "lookahead: placements each play-out runs (whole number)"),
     "candidates": (4.0, (1.0, 16.0), "lookahead: best placements compared (whole number)"),
+    "clairvoyant": (0.0, (0.0, 1.0), "lookahead, a diagnostic and not a fair baker: 1 plays "
+                                     "out in the true deal (every hand, the supply's order, "
+                                     "the cards to come) instead of sampled worlds; 0: never "
+                                     "(any value above 0 does)"),
 }
 """Every weight: its default, its allowed range and what it means."""
 CHOOSERS = {"weighted": 0, "random": 1, "lookahead": 2}
@@ -93,6 +97,14 @@ W_NOISE = SPEC.index("noise")
 W_SAMPLES = SPEC.index("samples")
 W_DEPTH = SPEC.index("depth")
 W_CANDIDATES = SPEC.index("candidates")
+W_CLAIRVOYANT = SPEC.index("clairvoyant")
+
+
+def told_the_deal(strategies) -> bool:
+    """Whether any of ``strategies`` is a clairvoyant lookahead: a diagnostic that knows the
+    deal, never a baker a table of people could be."""
+    return any(s.params[0] == LOOKAHEAD and s.params[W_CLAIRVOYANT] > 0 for s in strategies)
+
 
 # Signals, as the seed lists them; a signal lasts until its giver next places.
 NO_SIGNAL = 0

@@ -14,6 +14,12 @@ tables share their seed, hence their deals. This section puts them side by side:
   first): each step's change in win rate paired by deal, whether the last step settled
   within ±1 pp (``reports.skill.moved``), and how far the strongest tier falls short of
   what the deals allow;
+- the shortfall split (``clairvoyant = true``): the section plays the trace's strongest
+  tier again on the same deals, told the deal (``clairvoyant`` = 1: its play-outs run in
+  the true deal instead of sampled worlds; a diagnostic, never a tier or a table). Its
+  gain, paired by deal, is what knowing the deal (the other hands, the supply's order,
+  the cards to come) is worth to that search; what it still falls short of the solver
+  is the search's own;
 - how stable the order cards' difficulty ranking is across tiers: Spearman's rank
   correlation of the cards' fulfilled share once shown between two tiers, with a
   bootstrap interval over deals.
@@ -27,10 +33,12 @@ import numpy as np
 from scipy import stats
 
 from cakesim.engine.cache import ChunkCache
+from cakesim.engine.errors import InputError
 from cakesim.engine.fingerprint import module_code_version
+from cakesim.engine.runner import TableRun, run_table
 from cakesim.engine.tables import Table
 from cakesim.games.speedtorte import solver
-from cakesim.games.speedtorte.strategies import LOOKAHEAD, W_SAMPLES
+from cakesim.games.speedtorte.strategies import LOOKAHEAD, W_SAMPLES, told_the_deal
 from cakesim.reports.figures import new_figure, save_figure
 from cakesim.reports.skill import moved
 from cakesim.reports.text import percent, points
@@ -66,6 +74,9 @@ class TierQuestion:
     """Player counts whose tables get the solver's bound (it runs in plain Python)."""
     trace: tuple[str, ...] = ()
     """The tiers of the skill trace, weakest first: the lookahead at growing budgets."""
+    clairvoyant: bool = False
+    """Whether to play the trace's strongest tier told the deal beside it, to split its
+    shortfall from the bound into what knowing the deal is worth and the rest."""
 
     def at_most(self, games: int) -> "TierQuestion":
         """The same question for runs of ``games``: one solved deal per 100 games at most
@@ -75,8 +86,9 @@ class TierQuestion:
 
 def parse(table: Table) -> TierQuestion:
     """``[tiers]``: ``tiers`` (strategy names, weakest first), ``base``, ``trace``,
-    ``bound_deals``, ``bound_budget``, ``bound_players``."""
-    table.only(["tiers", "base", "trace", "bound_deals", "bound_budget", "bound_players"])
+    ``bound_deals``, ``bound_budget``, ``bound_players``, ``clairvoyant``."""
+    table.only(["tiers", "base", "trace", "bound_deals", "bound_budget", "bound_players",
+                "clairvoyant"])
     tiers = tuple(table.get("tiers", list, list(DEFAULT_TIERS)))
     base = table.get("base", str, "team")
     if base not in tiers:
@@ -86,9 +98,13 @@ def parse(table: Table) -> TierQuestion:
             [t for t in tiers if t in trace] != list(trace)):
         raise table.error("trace", f"{list(trace)!r} is not allowed; allowed values: two or "
                                    f"more of {', '.join(tiers)}, in that order")
+    clairvoyant = table.get("clairvoyant", bool, False)
+    if clairvoyant and not trace:
+        raise table.error("clairvoyant", "true is not allowed without a trace; allowed: false")
     return TierQuestion(tiers, base, table.int_in("bound_deals", 0, 10_000, 40),
                         table.int_in("bound_budget", 1000, 10**8, solver.DEFAULT_BUDGET),
-                        tuple(table.int_list("bound_players", 1, 5, [1, 3])), trace)
+                        tuple(table.int_list("bound_players", 1, 5, [1, 3])), trace,
+                        clairvoyant)
 
 
 def _tier_of(run, tiers) -> str | None:
@@ -110,6 +126,12 @@ def analyse(experiment, runs, question: TierQuestion, n_jobs: int = -1,
     for run in runs:
         tier = _tier_of(run, question.tiers)
         if tier is not None:
+            if told_the_deal(run.table.strategies):
+                raise InputError(experiment.path, "tiers.tiers",
+                                 f"{tier!r} is told the deal (clairvoyant = 1): a diagnostic, "
+                                 "not a tier; allowed: bakers that see what the rules let "
+                                 "them see (the section plays the diagnostic itself with "
+                                 "clairvoyant = true)")
             groups.setdefault(_setting(run), {})[tier] = run
     settings = []
     for key, by_tier in groups.items():
@@ -130,12 +152,25 @@ def analyse(experiment, runs, question: TierQuestion, n_jobs: int = -1,
                 entry["minus_base"] = _paired(run, base)
             row["tiers"][tier] = entry
         row["bound"] = _bound(base, by_tier, question, experiment.seed, cache)
-        row["trace"] = _trace(row, by_tier, question.trace)
+        told = (_told(by_tier[question.trace[-1]], n_jobs, cache)
+                if question.clairvoyant and all(t in by_tier for t in question.trace) else None)
+        row["trace"] = _trace(row, by_tier, question.trace, told)
         settings.append(row)
     return {"tiers": list(question.tiers), "base": question.base, "settings": settings,
             "bound_deals": question.bound_deals, "bound_budget": question.bound_budget,
             "trace": _budgets(runs, question.trace),
             "ranks": _rank_stability(groups, question, experiment.seed)}
+
+
+def _told(run: TableRun, n_jobs: int, cache: ChunkCache | None) -> TableRun:
+    """``run``'s table played again on the same deals with every baker told the deal (the
+    chunks kept in ``cache``, so that a second run reads them back)."""
+    table = run.table
+    seers = tuple(replace(s, name=f"{s.name} told the deal",
+                          weights=(*s.weights, ("clairvoyant", 1.0))) for s in table.strategies)
+    told = replace(table, strategies=seers, label=f"{table.label} told the deal")
+    return run_table(told, int(run.by_deal.game["won"].size), run.seed, n_jobs,
+                     progress=False, cache=cache)
 
 
 def _paired(run, other) -> dict:
@@ -157,11 +192,13 @@ def _budgets(runs, trace: tuple[str, ...]) -> dict[str, int | None]:
     return {tier: found.get(tier) for tier in trace}
 
 
-def _trace(row: dict, by_tier, trace: tuple[str, ...]) -> dict | None:
+def _trace(row: dict, by_tier, trace: tuple[str, ...],
+           told: TableRun | None = None) -> dict | None:
     """The skill trace at one setting (``row``, its tiers and bound filled in): each step
-    up and its paired change in win rate, whether the last step settled, and the strongest
-    tier's shortfall from the bound. None unless the setting plays every tier of the
-    trace: a step skipping a tier would read as one doubling."""
+    up and its paired change in win rate, whether the last step settled, the strongest
+    tier's shortfall from the bound, and the clairvoyant search's rate beside it. None
+    unless the setting plays every tier of the trace: a step skipping a tier would read as
+    one doubling."""
     played = [tier for tier in trace if tier in by_tier]
     if len(trace) < 2 or len(played) < len(trace):
         return None
@@ -172,8 +209,16 @@ def _trace(row: dict, by_tier, trace: tuple[str, ...]) -> dict | None:
     # deals: both estimate the same table's rate (the bound's from few deals, hence rough).
     short = None if bound is None else (
         bound["won"] / bound["deals"] - row["tiers"][strongest]["win_rate"]["value"])
+    seer = None
+    if told is not None:
+        won = told.by_deal.game["won"]
+        seer = {"win_rate": wilson(float(won.mean()), won.size).as_dict(),
+                "minus_strongest": _paired(told, by_tier[strongest]),
+                "short_of_bound": None if bound is None else (
+                    bound["won"] / bound["deals"] - float(won.mean())),
+                "bound_deals_won": None if bound is None else int(won[:bound["deals"]].sum())}
     return {"steps": steps, "strongest": strongest, "moved": moved([steps[-1]["change"]]),
-            "short_of_bound": short}
+            "short_of_bound": short, "clairvoyant": seer}
 
 
 def _bound(base, by_tier, question: TierQuestion, seed: int,
@@ -293,7 +338,29 @@ def trace_headline(data: dict) -> str:
                  + (f" ({', '.join(near)})" if near else "")
                  + f"; it falls furthest short at {_where(worst)}, by "
                    f"{100 * worst['trace']['short_of_bound']:.0f} pp.")
+        text += _split_line(worst)
     return text
+
+
+def _split_line(s: dict) -> str:
+    """`` Told the deal ..., the same search wins +21.3 pp [+17.9, +24.7] more there and
+    falls 15 pp short ...``: the worst shortfall split ("" without the diagnostic)."""
+    trace = s["trace"]
+    told = trace.get("clairvoyant")
+    if told is None or told["short_of_bound"] is None:
+        return ""
+    gain, short = told["minus_strongest"], 100 * told["short_of_bound"]
+    told_what = (" Told the deal (every hand, the supply's order and the cards to come: a "
+                 "diagnostic, not a fair baker), the same search")
+    if gain["low"] > 0:
+        return (f"{told_what} wins {points(gain)} more there (paired by deal) and falls "
+                f"{short:.0f} pp short: that gain is what knowing the deal is worth to it, the "
+                "rest is the search's own.")
+    # Knowing more can only help a perfect player; a search that plays worse with it
+    # misuses it (its play-outs model the game wrongly), so nothing splits.
+    change = "no clear change" if gain["high"] >= 0 else "less"
+    return (f"{told_what} wins {points(gain)} there ({change}, paired by deal): what it "
+            "leaves is its search's, not missing information.")
 
 
 def answer_lead(data: dict) -> tuple[str, str] | None:
@@ -335,9 +402,12 @@ def answer_lead(data: dict) -> tuple[str, str] | None:
         caveats.append(f"the last doubling of its search still gained at {len(gaining)} of "
                        f"{len(traced)} settings (paired by deal)")
     if most is not None and extra(most) > 0:
+        told = most["trace"].get("clairvoyant")
+        seer = ("" if told is None else
+                f"; told the deal, the same search wins {told['bound_deals_won']} of them")
         caveats.append("the perfect-information solver (which sees every hand and the "
                        f"supply's order) won up to {extra(most)} of the same first "
-                       f"{most['bound']['deals']} deals more than it ({_where(most)})")
+                       f"{most['bound']['deals']} deals more than it ({_where(most)}{seer})")
     sentence += ("; these may not be the game's ceiling: " + " and ".join(caveats) + "."
                  if caveats else ".")
     return sentence, f"Strongest bakers ({top}): {span}."
@@ -363,6 +433,10 @@ def numbers(data: dict) -> dict[str, dict]:
             found[f"{name} | {tier} win rate"] = entry["win_rate"]
             if "minus_base" in entry:
                 found[f"{name} | {tier} minus {data['base']}"] = entry["minus_base"]
+        told = (s.get("trace") or {}).get("clairvoyant")
+        if told is not None:
+            found[f"{name} | {s['trace']['strongest']} told the deal minus it"] = (
+                told["minus_strongest"])
     return found
 
 
@@ -421,18 +495,35 @@ def _trace_markdown(data: dict) -> list[str]:
              "95 % interval lies within ±1 pp. *Short of the bound*: the share of the first "
              "deals the perfect-information solver wins minus the strongest tier's win rate; "
              "the solver sees every hand and the supply's order, which no baker may, so part "
-             "of any shortfall is the game's hidden information and not the bakers' play.", "",
-             "| setting | " + " | ".join(f"{upper} minus {lower}" for lower, upper in pairs)
-             + " | last step | short of the bound |",
-             "|---" * (3 + len(pairs)) + "|"]
+             "of any shortfall is the game's hidden information and not the bakers' play."]
+    strongest = traced[0]["trace"]["strongest"]
+    split = [] if not any(s["trace"].get("clairvoyant") for s in traced) else [
+        f"{strongest} told the deal minus it", "told the deal, short of the bound"]
+    if split:
+        lines[-1] += (f" *Told the deal*: {strongest} played again on the same deals with "
+                      "its play-outs in the true deal (every hand, the supply's order and the "
+                      "cards to come), a diagnostic and not a fair baker; its gain, paired by "
+                      "deal, is what knowing the deal is worth to that search, and what it "
+                      "still falls short of the bound is the search's own.")
+    columns = ["setting", *(f"{upper} minus {lower}" for lower, upper in pairs), "last step",
+               "short of the bound", *split]
+    lines += ["", f"| {' | '.join(columns)} |", "|---" * len(columns) + "|"]
     for s in traced:
         trace = s["trace"]
         by_step = {(st["lower"], st["upper"]): points(st["change"]) for st in trace["steps"]}
-        short = trace["short_of_bound"]
+        cells = [_pp(trace["short_of_bound"])]
+        if split:
+            seer = trace.get("clairvoyant")
+            cells += (["—", "—"] if seer is None else
+                      [points(seer["minus_strongest"]), _pp(seer["short_of_bound"])])
         lines.append(f"| {_where(s)} | " + " | ".join(by_step.get(p, "—") for p in pairs)
-                     + f" | {SETTLED[trace['moved']]} | "
-                     + ("—" if short is None else f"{100 * short:+.1f} pp") + " |")
+                     + f" | {SETTLED[trace['moved']]} | " + " | ".join(cells) + " |")
     return [*lines, ""]
+
+
+def _pp(short: float | None) -> str:
+    """A shortfall from the bound, ``+12.3 pp``, or ``—`` without a bound."""
+    return "—" if short is None else f"{100 * short:+.1f} pp"
 
 
 def plot(data: dict, runs, summary: dict, out: Path) -> str | None:

@@ -14,6 +14,7 @@ from cakesim.games.speedtorte.strategies import (
     named_strategy,
     signal_stands,
 )
+from tests.conformance.conftest import assert_parity
 from tests.games.speedtorte.conftest import RULES
 
 
@@ -91,24 +92,46 @@ def test_a_lookahead_comparing_one_candidate_plays_as_the_team_baker():
             np.testing.assert_array_equal(values, same.game[metric], err_msg=metric)
 
 
-def test_the_lookahead_cannot_see_where_unseen_pieces_lie():
-    table = _table(3, "Meister", "signals", [named_strategy("lookahead")] * 3)
-    game = Game(table.rules, list(table.strategies), 8, 0)
-    game.lay_out()
-    game.open_order_cards()
+def _first_moves(baker, shuffles: int) -> set:
+    """Baker 0's first placement at a 3-baker Meister table, over deals that differ only
+    in where the pieces it cannot see lie (the other hands and the supply permuted)."""
+    table = _table(3, "Meister", "signals", [baker] * 3)
     moves = set()
-    for shuffle in range(4):
+    for shuffle in range(shuffles):
         trial = Game(table.rules, list(table.strategies), 8, 0)
         trial.lay_out()
         trial.open_order_cards()
-        # The other hands and the supply, permuted among themselves: baker 0 sees the same.
         hidden = np.concatenate([trial.hands[1], trial.hands[2], trial.pieces[trial.drawn:]])
         np.random.default_rng(shuffle).shuffle(hidden)
         trial.hands[1], trial.hands[2] = hidden[:4], hidden[4:8]
         trial.pieces[trial.drawn:] = hidden[8:]
         moves.add(planner.lookahead_move(0, trial.kernel_state(), trial.rules, trial.params,
                                          trial.plan)[:2])
-    assert len(moves) == 1
+    return moves
+
+
+def test_the_lookahead_cannot_see_where_unseen_pieces_lie():
+    assert len(_first_moves(named_strategy("lookahead"), 4)) == 1
+
+
+def test_a_clairvoyant_lookahead_plays_out_in_the_true_deal():
+    # Where the plain lookahead decides the same however the unseen pieces lie (above),
+    # the clairvoyant reads where they lie: its decisions differ between such deals.
+    seer = Baker("seer", chooser="lookahead", weights=(("clairvoyant", 1.0),))
+    assert len(_first_moves(seer, 12)) > 1
+    table = _table(3, "Meister", "signals", [seer] * 3)
+    # One world, the true one: its sampled worlds' count changes nothing.
+    many = Baker("many", chooser="lookahead", weights=(("clairvoyant", 1.0), ("samples", 16.0)))
+    one = _won(table, games=30)
+    for metric, values in _won(_table(3, "Meister", "signals", [many] * 3), games=30).items():
+        np.testing.assert_array_equal(values, one[metric], err_msg=metric)
+
+
+@pytest.mark.parametrize("variant", ["signals", "eilauftrag"])
+def test_the_kernel_plays_the_clairvoyant_as_the_reference_does(variant):
+    seer = Baker("seer", chooser="lookahead", weights=(("clairvoyant", 1.0),))
+    assert_parity(_table(3, "Hofzuckerbäcker", variant, [seer, named_strategy("team"), seer]),
+                  seed=9, first=0, games=12)
 
 
 def test_a_lookahead_weight_that_counts_must_be_whole():

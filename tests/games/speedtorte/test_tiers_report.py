@@ -31,7 +31,6 @@ builtin = "lookahead"
 [strategies.lookahead16]
 chooser = "lookahead"
 samples = 16
-
 [[tables]]
 level = "Meister"
 players = [1, 3]
@@ -57,6 +56,7 @@ games = 40
 [tiers]
 tiers = ["novice", "team", "lookahead", "lookahead16"]
 trace = ["lookahead", "lookahead16"]
+clairvoyant = true
 bound_deals = 1
 bound_players = [1]
 """)
@@ -92,11 +92,22 @@ def test_the_tier_section_of_a_small_experiment(tmp_path, tiny_tier_experiment, 
         assert rates["lookahead16"]["games"] == 40
         assert trace["strongest"] == "lookahead16"
         assert trace["moved"] == "unresolved"  # 40 deals cannot resolve ±1 pp
+        # The same search told the deal, paired with it on the same 40 deals.
+        told = trace["clairvoyant"]
+        assert told["minus_strongest"]["n"] == 40 and told["win_rate"]["n"] == 40
         if players == 1:
             assert trace["short_of_bound"] == pytest.approx(
                 bound["won"] / bound["deals"] - rates["lookahead16"]["win_rate"]["value"])
+            assert told["short_of_bound"] == pytest.approx(
+                bound["won"] / bound["deals"] - told["win_rate"]["value"])
+            # Told the deal it cannot win a deal the solver proves lost.
+            assert told["bound_deals_won"] <= bound["won"] + bound["unproven"]
         else:
-            assert trace["short_of_bound"] is None
+            assert trace["short_of_bound"] is None and told["short_of_bound"] is None
+    # A diagnostic, never a table of the experiment or a tier.
+    assert "told the deal" not in " ".join(r.table.label for r in result.runs)
+    assert set(bound["tiers_won"]) == {"novice", "team", "lookahead", "lookahead16"}
+    assert "lookahead16 told the deal minus it" in text
     assert "### Skill trace" in text and "| Meister 3P signals | " in text
     assert "Skill trace (lookahead 8 worlds, lookahead16 16 worlds)" in text
     # The answer opens with the strongest tier's win rates; the team bakers' follow.
@@ -113,6 +124,9 @@ def test_the_tier_section_of_a_small_experiment(tmp_path, tiny_tier_experiment, 
     extra = bound["won"] - bound["tiers_won"]["lookahead16"]
     assert (f"won up to {extra} of the same first 1 deals more than it" in answer["paragraph"]
             ) == (extra > 0)
+    told = by_players[1]["trace"]["clairvoyant"]["bound_deals_won"]
+    assert (f"told the deal, the same search wins {told} of them" in answer["paragraph"]) == (
+        extra > 0)
     assert " For comparison: With team bakers (signals), " in answer["paragraph"]
     assert answer["line"].startswith("Strongest bakers (lookahead16): ")
     # A second run reads the bound back instead of solving again, and says the same.
@@ -139,6 +153,25 @@ def test_a_trace_is_two_or_more_tiers_in_their_order(trace):
     assert "two or more of novice, team, lookahead, in that order" in str(refused.value)
 
 
+def test_the_diagnostic_needs_a_trace():
+    table = Table({"tiers": ["team", "lookahead"], "clairvoyant": True}, "exp.toml", "tiers")
+    with pytest.raises(InputError) as refused:
+        tiers_report.parse(table)
+    assert str(refused.value) == ("exp.toml: tiers.clairvoyant: true is not allowed without a "
+                                  "trace; allowed: false")
+
+
+def test_a_tier_told_the_deal_is_refused(tmp_path, tiny_tier_experiment):
+    text = tiny_tier_experiment.read_text().replace("samples = 16\n",
+                                                    "samples = 16\nclairvoyant = 1\n")
+    tiny_tier_experiment.write_text(text)
+    with pytest.raises(InputError) as refused:
+        run_experiment(tiny_tier_experiment, n_jobs=1, progress=False, games=40,
+                       cache=tmp_path / "cache", out=tmp_path / "report")
+    assert "tiers.tiers: 'lookahead16' is told the deal (clairvoyant = 1): a diagnostic, not " \
+           "a tier" in str(refused.value)
+
+
 def _no_solving(*args, **kwargs):
     raise AssertionError("the bound was solved again instead of read from the cache")
 
@@ -162,3 +195,33 @@ def test_a_shortfall_shown_as_5_pp_counts_as_within_5_pp():
                                         "trace": {"lookahead": 8, "lookahead32": 32}})
     assert "within 5 pp of what the deals allow at 1 of 1 bounded settings" in text
     assert "by 5 pp." in text
+
+
+def test_the_worst_shortfall_is_split_into_information_and_play():
+    told = {"win_rate": {"value": 0.85},
+            "minus_strongest": {"value": 0.21, "low": 0.18, "high": 0.24},
+            "short_of_bound": 0.10}
+    setting = {"level": "Hofzuckerbäcker", "players": 1, "variant": "signals", "profile": "",
+               "trace": {"strongest": "lookahead32", "moved": "moving",
+                         "short_of_bound": 0.31, "clairvoyant": told}}
+    text = tiers_report.trace_headline({"settings": [setting],
+                                        "trace": {"lookahead": 8, "lookahead32": 32}})
+    assert text.endswith(
+        "it falls furthest short at Hofzuckerbäcker 1P signals, by 31 pp. Told the deal "
+        "(every hand, the supply's order and the cards to come: a diagnostic, not a fair "
+        "baker), the same search wins +21.0 pp [+18.0, +24.0] more there (paired by deal) "
+        "and falls 10 pp short: that gain is what knowing the deal is worth to it, the rest "
+        "is the search's own.")
+    # A search that plays worse told the deal (its play-outs model the game wrongly):
+    # nothing to split.
+    told["minus_strongest"] = {"value": -0.09, "low": -0.13, "high": -0.05}
+    text = tiers_report.trace_headline({"settings": [setting],
+                                        "trace": {"lookahead": 8, "lookahead32": 32}})
+    assert text.endswith("the same search wins -9.0 pp [-13.0, -5.0] there (less, paired by "
+                         "deal): what it leaves is its search's, not missing information.")
+    told["minus_strongest"] = {"value": -0.01, "low": -0.03, "high": 0.01}
+    assert "there (no clear change, paired by deal)" in tiers_report.trace_headline(
+        {"settings": [setting], "trace": {"lookahead": 8, "lookahead32": 32}})
+    setting["trace"]["clairvoyant"] = None
+    assert "Told the deal" not in tiers_report.trace_headline(
+        {"settings": [setting], "trace": {"lookahead": 8, "lookahead32": 32}})
