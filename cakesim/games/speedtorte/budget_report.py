@@ -278,8 +278,7 @@ def _two_player_line(data: dict, tables: list[dict], top: str) -> str:
              if t["players"] == 2 and u["players"] == 3 and t["level"] == u["level"]}
     if not moves or len(extra) != 1:
         return ""
-    low, high = f"{min(moves):+.0f}", f"{max(moves):+.0f}"
-    span = low if low == high else f"{low} to {high}"
+    span = _from_to(f"{min(moves):+.0f}", f"{max(moves):+.0f}", " to ")
     return (f" Two {top} bakers need {span} s against three for the same win rate (the "
             f"seed gives two players {extra.pop():+.0f} s).")
 
@@ -303,8 +302,7 @@ def _unreachable(tables: list[dict], i: int) -> str:
 def _rate_span(tables: list[dict]) -> str:
     """``88.0-99.5 %``: the lowest and highest win rate at the seed's budgets."""
     rates = [t["win_rate_at_seed_budget"]["value"] for t in tables]
-    low, high = f"{100 * min(rates):.1f}", f"{100 * max(rates):.1f}"
-    return f"{low} %" if low == high else f"{low}-{high} %"
+    return _from_to(f"{100 * min(rates):.1f}", f"{100 * max(rates):.1f}") + " %"
 
 
 def _setting(entry: dict) -> tuple:
@@ -317,8 +315,12 @@ def _span(budgets: list[dict], none: str = "out of reach") -> str:
     reach = [b["value"] for b in budgets if not math.isnan(b["value"])]
     if not reach:
         return none
-    low, high = clock(min(reach)), clock(max(reach))
-    return low if low == high else f"{low}-{high}"
+    return _from_to(clock(min(reach)), clock(max(reach)))
+
+
+def _from_to(low: str, high: str, between: str = "-") -> str:
+    """``low-high`` as shown, or ``low`` alone when both read the same."""
+    return low if low == high else f"{low}{between}{high}"
 
 
 def numbers(data: dict) -> dict[str, dict]:
