@@ -157,10 +157,12 @@ def talk_line(data: dict) -> str:
             won = [100 * d["won_difference"]["value"] for d in rows]
             moved = [b["difference"] for d in rows for b in d["budgets"]
                      if not math.isnan(b["difference"])]
-            budgets = (f", budgets {min(moved):+.1f} to {max(moved):+.1f} s where both are "
-                       "reachable" if moved else ", no budget reachable in both")
+            budgets = (f", budgets {_from_to(f'{min(moved):+.1f}', f'{max(moved):+.1f}', ' to ')}"
+                       " s where both are reachable" if moved
+                       else ", no budget reachable in both")
             parts.append(f"{mode.replace('_', ' ')} changes the win rate without a clock by "
-                         f"{min(won):+.1f} to {max(won):+.1f} pp{budgets}")
+                         f"{_from_to(f'{min(won):+.1f}', f'{max(won):+.1f}', ' to ')} pp"
+                         f"{budgets}")
         players = ", ".join(str(p) for p in sorted({d["players"] for d in talk}))
         sentences.append(f"Against signals on the same deals ({players} players, {bakers} "
                          "bakers): " + "; ".join(parts) + ".")

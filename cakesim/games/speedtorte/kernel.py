@@ -31,13 +31,15 @@ from cakesim.games.speedtorte.steps import (
     GameState,
     after_placement,
     deal,
+    land_next,
     lay_out,
     legal_count,
-    lognormal_noise,
     open_order_cards,
     place_and_draw,
+    start_attempt_at,
+    waits,
 )
-from cakesim.games.speedtorte.strategies import CAN_HELP, NO_SIGNAL, W_PATIENCE
+from cakesim.games.speedtorte.strategies import NO_SIGNAL
 
 
 class Bakers(NamedTuple):
@@ -151,7 +153,8 @@ def _turns(state, rules, bakers, plan):
             return HANDS_EMPTY, 0.0, 0
         while hand_counts[baker] == 0:
             baker = (baker + 1) % players
-        slot, plate, _, _, _, _ = decide(baker, state, rules, bakers.params, plan)
+        slot, plate, _, _, _, _ = decide(baker, state, rules, bakers.params, plan,
+                                         bakers.timing)
         if slot < 0:
             return STUCK, 0.0, 0
         place_and_draw(baker, slot, plate, state)
@@ -166,27 +169,20 @@ def _real_time(state, rules, bakers, plan):
 
     ``(ending, seconds on the clock at the end, rejected placements)``.
     """
-    hand_counts = state.board.hand_counts
-    lands_at, started_at = state.lands_at, state.started_at
-    target, changed_at = state.target, state.changed_at
-    lands_at[:] = np.inf
-    changed_at[:] = -1.0
+    state.lands_at[:] = np.inf
+    state.changed_at[:] = -1.0
     clock, misses = 0.0, 0
     _start_attempts(clock, state, rules, bakers, plan)
     while True:
-        baker = np.argmin(lands_at)
-        if lands_at[baker] == np.inf:
-            return (HANDS_EMPTY if hand_counts.sum() == 0 else STUCK), clock, misses
-        clock = lands_at[baker]
-        lands_at[baker] = np.inf
-        slot, plate = target[baker, 0], target[baker, 1]
-        if changed_at[plate] > started_at[baker]:
-            misses += 1  # "plate X has just changed": the attempt's time is lost
-        else:
-            place_and_draw(baker, slot, plate, state)
-            changed_at[plate] = clock
-            if after_placement(state, baker, rules, bakers.params):
-                return WON, clock, misses
+        baker, clock_then, placed, won = land_next(state, rules, bakers.params)
+        if baker < 0:
+            ending = HANDS_EMPTY if state.board.hand_counts.sum() == 0 else STUCK
+            return ending, clock, misses
+        clock = clock_then
+        if won:
+            return WON, clock, misses
+        if not placed:
+            misses += 1
         _start_attempts(clock, state, rules, bakers, plan)
 
 
@@ -224,30 +220,18 @@ def _start_attempt(baker, clock, state, rules, bakers, plan, most_patience):
     """
     # A cap (a float) rather than a flag: Numba types a constant True or False as a
     # literal, and its on-disk cache never finds functions compiled for literals.
-    board, timing, params = state.board, bakers.timing, bakers.params
-    hand_counts = board.hand_counts
-    if hand_counts[baker] == 0:
+    board = state.board
+    if board.hand_counts[baker] == 0:
         return False
-    options = legal_count(board.hands[baker], hand_counts[baker], board.tops, rules)
+    options = legal_count(board.hands[baker], board.hand_counts[baker], board.tops, rules)
     if options == 0:
         return False
-    slot, plate, _, _, _, worth = decide(baker, state, rules, params, plan)
-    patience = min(params[baker, W_PATIENCE], most_patience)
-    if patience > 0 and worth < patience and _others_busy(baker, state):
-        return False
-    sigma, flight = timing[timing.shape[0] - 2], timing[timing.shape[0] - 1]
-    think = timing[options] * lognormal_noise(state.stream, sigma)
+    # The lookahead's play-outs on the clock start its placement now (no other step
+    # reads a waiting baker's start).
     state.started_at[baker] = clock
-    state.lands_at[baker] = clock + think + flight
-    state.target[baker, 0], state.target[baker, 1] = slot, plate
+    slot, plate, _, _, _, worth = decide(baker, state, rules, bakers.params, plan,
+                                         bakers.timing)
+    if waits(baker, worth, most_patience, state, bakers.params):
+        return False
+    start_attempt_at(baker, clock, slot, plate, options, state, bakers.timing)
     return True
-
-
-@jit_borrowing
-def _others_busy(baker, state):
-    """Whether another baker's piece is on its way or another baker can help with a card."""
-    signals, lands_at = state.board.signals, state.lands_at
-    for other in range(lands_at.shape[0]):
-        if other != baker and (lands_at[other] != np.inf or signals[other] == CAN_HELP):
-            return True
-    return False

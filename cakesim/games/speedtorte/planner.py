@@ -21,11 +21,15 @@ deal, one world, since every sample would be the same. It is no fair baker but a
 diagnostic: beside the sampled-world lookahead on the same deals it shows how much of
 what the search leaves to the perfect-information solver is information the rules hide.
 
+In the Eilauftrag the play-outs run on the clock, as the game does (``steps.land_next``):
+the candidate starts now, the pieces already on their way land when they land (a piece
+on its way is in plain sight, so it is not dealt afresh), every idle baker decides with
+its weights whether to start, and a plate changed under a piece rejects it. Step 3's
+``depth`` then counts the placements that land.
+
 Every candidate meets the same worlds (common random numbers), so that the comparison
 is not drowned in the worlds' luck. Each world takes one draw from the game's decision
 stream and shuffles with its own stream: a decision is a pure function of (seed, game).
-The play-outs run in turn order in the Eilauftrag too: an approximation, since there the
-next placement goes to whoever is quickest.
 """
 
 from typing import NamedTuple
@@ -49,8 +53,12 @@ from cakesim.games.speedtorte.steps import (
     Board,
     GameState,
     after_placement,
+    land_next,
+    legal_count,
     next_with_pieces,
     place_and_draw,
+    start_attempt_at,
+    waits,
 )
 from cakesim.games.speedtorte.strategies import (
     LOOKAHEAD,
@@ -121,10 +129,21 @@ def copy_state(state, world):
     copy_into(state.shown_at, world.shown_at)
     copy_into(state.rush_deadline, world.rush_deadline)
     copy_into(state.count, world.count)
+    copy_into(state.lands_at, world.lands_at)
+    copy_into(state.started_at, world.started_at)
+    copy_into(state.target, world.target)
+    copy_into(state.changed_at, world.changed_at)
+
+
+@jit_inline
+def in_sight(other, i, world, on_the_clock):
+    """Whether the other baker's hand piece ``i`` is on its way to a plate (Eilauftrag)."""
+    # Compiled into ``deal_unseen``.
+    return on_the_clock and world.lands_at[other] != np.inf and world.target[other, 0] == i
 
 
 @jit_borrowing
-def deal_unseen(baker, world, unseen, open_hands):
+def deal_unseen(baker, world, unseen, open_hands, on_the_clock):
     """Deal the pieces ``baker`` has not seen afresh, and shuffle the cards to come."""
     hands, hand_counts, pieces, count = (world.board.hands, world.board.hand_counts,
                                          world.pieces, world.count)
@@ -132,8 +151,9 @@ def deal_unseen(baker, world, unseen, open_hands):
     for other in range(hands.shape[0]):
         if other != baker and not open_hands:
             for i in range(hand_counts[other]):
-                unseen[n] = hands[other, i]
-                n += 1
+                if not in_sight(other, i, world, on_the_clock):
+                    unseen[n] = hands[other, i]
+                    n += 1
     for k in range(count[DRAWN], pieces.shape[0]):
         unseen[n] = pieces[k]
         n += 1
@@ -145,8 +165,9 @@ def deal_unseen(baker, world, unseen, open_hands):
     for other in range(hands.shape[0]):
         if other != baker and not open_hands:
             for i in range(hand_counts[other]):
-                hands[other, i] = unseen[n]
-                n += 1
+                if not in_sight(other, i, world, on_the_clock):
+                    hands[other, i] = unseen[n]
+                    n += 1
     for k in range(count[DRAWN], pieces.shape[0]):
         pieces[k] = unseen[n]
         n += 1
@@ -183,6 +204,69 @@ def play_out(baker, slot, plate, depth, world, rules, params):
 
 
 @jit_inline
+def play_out_on_the_clock(baker, slot, plate, depth, world, rules, params, timing):
+    """Start the candidate now, then let pieces land on the clock, the policy deciding
+    for every idle baker, until ``depth`` more have landed; the ending or -1."""
+    # Compiled into ``lookahead_move`` with the rule steps it runs: no bundle is copied.
+    board = world.board
+    options = legal_count(board.hands[baker], board.hand_counts[baker], board.tops, rules)
+    start_attempt_at(baker, world.started_at[baker], slot, plate, options, world, timing)
+    policy_attempts(world.started_at[baker], world, rules, params, timing)
+    landed = 0
+    while True:
+        mover, clock, placed, won = land_next(world, rules, params)
+        if mover < 0:
+            return HANDS_EMPTY if board.hand_counts.sum() == 0 else STUCK
+        if won:
+            return WON
+        if placed:
+            landed += 1
+            if landed > depth:
+                return -1
+        policy_attempts(clock, world, rules, params, timing)
+
+
+@jit_borrowing
+def policy_attempts(clock, world, rules, params, timing):
+    """``kernel._start_attempts`` in a play-out: every idle baker decides with its weights
+    (a lookahead seat too) whether to start now, one must if none is placing."""
+    # The kernel's attempts decide with ``decide``, which may call the lookahead: one
+    # driver for both would make the lookahead compile into itself.
+    lands_at = world.lands_at
+    players = lands_at.shape[0]
+    for baker in range(players):
+        if lands_at[baker] == np.inf:
+            policy_attempt(baker, clock, world, rules, params, timing, np.inf)
+    for baker in range(players):
+        if lands_at[baker] != np.inf:
+            return
+    for baker in range(players):
+        if policy_attempt(baker, clock, world, rules, params, timing, 0.0):
+            for other in range(players):
+                if lands_at[other] == np.inf:
+                    policy_attempt(other, clock, world, rules, params, timing, np.inf)
+            return
+
+
+@jit_borrowing
+def policy_attempt(baker, clock, world, rules, params, timing, most_patience):
+    """``kernel._start_attempt`` with the baker's weights: whether it started."""
+    board = world.board
+    if board.hand_counts[baker] == 0:
+        return False
+    options = legal_count(board.hands[baker], board.hand_counts[baker], board.tops, rules)
+    if options == 0:
+        return False
+    slot, plate, _, _, _, worth = choose_move(params[baker], baker, board, rules,
+                                              next_with_pieces(board.hand_counts, baker),
+                                              rules.mode == OPEN_HANDS, world.stream)
+    if waits(baker, worth, most_patience, world, params):
+        return False
+    start_attempt_at(baker, clock, slot, plate, options, world, timing)
+    return True
+
+
+@jit_inline
 def play_out_value(ending, done_before, world, rules):
     """A play-out's value: cards fulfilled, a win above and a loss below everything else,
     and a fraction for the displayed cards left one plate away."""
@@ -203,9 +287,10 @@ def play_out_value(ending, done_before, world, rules):
 
 
 @jit_borrowing
-def lookahead_move(baker, state, rules, params, plan):
+def lookahead_move(baker, state, rules, params, plan, timing):
     """``(hand slot, plate, reason, card slot, detail, worth)`` of the lookahead baker,
-    as ``strategies.choose_move`` gives them; ``params`` holds one row per baker."""
+    as ``strategies.choose_move`` gives them; ``params`` holds one row per baker,
+    ``timing`` the Eilauftrag's profile (``kernel.Bakers.timing``; empty in turn mode)."""
     # Called, not compiled into the game loops like ``choose_move``: copying the bundles
     # costs nothing beside the play-outs, and one compiled copy keeps compiling quick.
     own, board = params[baker], state.board
@@ -242,15 +327,20 @@ def lookahead_move(baker, state, rules, params, plan):
     world = plan.world
     depth = int(own[W_DEPTH])
     clairvoyant = own[W_CLAIRVOYANT] > 0
+    on_the_clock = timing.shape[0] > 0
     for _ in range(1 if clairvoyant else int(own[W_SAMPLES])):
         key = next_u64(state.stream)
         for c in range(n):
             copy_state(state, world)
             world.stream[0], world.stream[1] = key, 0
             if not clairvoyant:
-                deal_unseen(baker, world, plan.unseen, open_hands)
-            ending = play_out(baker, plan.slots[c], plan.plates[c], depth, world, rules,
-                              params)
+                deal_unseen(baker, world, plan.unseen, open_hands, on_the_clock)
+            if on_the_clock:
+                ending = play_out_on_the_clock(baker, plan.slots[c], plan.plates[c], depth,
+                                               world, rules, params, timing)
+            else:
+                ending = play_out(baker, plan.slots[c], plan.plates[c], depth, world,
+                                  rules, params)
             plan.values[c] += play_out_value(ending, state.count[DONE], world, rules)
     best = 0
     for c in range(1, n):
@@ -265,12 +355,12 @@ def lookahead_move(baker, state, rules, params, plan):
 
 
 @jit_inline
-def decide(baker, state, rules, params, plan):
+def decide(baker, state, rules, params, plan, timing):
     """Baker ``baker``'s placement by its chooser: ``strategies.choose_move`` or the
     lookahead; ``(hand slot, plate, reason, card slot, detail, worth)``."""
     # Compiled into the kernel's game loops, like the choosers it dispatches to.
     if params[baker, 0] == LOOKAHEAD:
-        return lookahead_move(baker, state, rules, params, plan)
+        return lookahead_move(baker, state, rules, params, plan, timing)
     board = state.board
     return choose_move(params[baker], baker, board, rules,
                        next_with_pieces(board.hand_counts, baker),

@@ -197,7 +197,8 @@ class Game:
         """
         if self.params[baker, 0] == bots.LOOKAHEAD:
             slot, plate, reason, card_slot, detail, worth = planner.lookahead_move(
-                baker, self.kernel_state(), self.rules, self.params, self.plan)
+                baker, self.kernel_state(), self.rules, self.params, self.plan,
+                self.a["timing"])
         else:
             slot, plate, reason, card_slot, detail, worth = bots.choose_move.py_func(
                 self.params[baker], baker, self.board, self.rules,
@@ -389,6 +390,7 @@ class RealTimeGame(Game):
         then nobody is placing, the first idle baker who can place starts anyway (or the
         game would stand still) and the others decide again.
         """
+        self.clock = clock
         for baker in range(self.players):
             if attempts[baker] is None:
                 attempts[baker] = self.start_attempt(baker, clock, attempts, may_wait=True)
@@ -426,6 +428,19 @@ class RealTimeGame(Game):
         think = timing[options] * lognormal_noise(self.stream, timing[-2])
         return Attempt(baker, slot, plate, reason, options, clock, clock + think + timing[-1])
 
+    def kernel_state(self) -> GameState:
+        """The kernel's state with the clock's: the pieces on their way, where and when
+        they land, and when each plate last changed (the lookahead plays out on it)."""
+        state = super().kernel_state()
+        for baker, attempt in enumerate(self.attempts):
+            if attempt is None:  # idle: a placement it starts now starts at the clock
+                state.lands_at[baker], state.started_at[baker] = np.inf, self.clock
+            else:
+                state.lands_at[baker], state.started_at[baker] = attempt.lands, attempt.started
+                state.target[baker] = attempt.slot, attempt.plate
+        state.changed_at[:] = self.changed_at
+        return state
+
     def play(self) -> Result:
         """Attempts land in time order until every card is fulfilled or nobody can place."""
         self.lay_out()
@@ -433,8 +448,10 @@ class RealTimeGame(Game):
         setup = {"tops": self.tops.tolist(), "hands": self.hands.tolist(),
                  "display": self.display.tolist(), "under": list(self.under_at_setup)}
         attempts: list[Attempt | None] = [None] * self.players
-        self.start_attempts(attempts, 0.0)
         changed_at = [-1.0] * self.a["plates"]
+        # The lookahead's play-outs on the clock read both (``kernel_state``).
+        self.attempts, self.changed_at = attempts, changed_at
+        self.start_attempts(attempts, 0.0)
         clock, rejected, ending = 0.0, [], 2
         while True:
             under_way = [a for a in attempts if a is not None]

@@ -1,7 +1,8 @@
 """The rule steps of Speedtorte on fixed-size arrays, shared by the kernel and the lookahead.
 
 The same steps as ``reference.py``, under the same names: deal, lay out the plates, open
-the order cards, place and draw, check the order cards, expire rush cards, signal. Every
+the order cards, place and draw, check the order cards, expire rush cards, signal; and
+the Eilauftrag's timing model: start an attempt, land the next one. Every
 game constant arrives in the ``Rules`` bundle, built from the rule set and the level; a
 game's state travels in ``GameState`` (what the bakers see in its ``Board``). The
 kernel (``kernel.py``) runs whole games with these steps; the lookahead baker
@@ -29,7 +30,9 @@ from cakesim.engine.seeding import (
 from cakesim.games.speedtorte.lookahead import is_met, lookahead_tables
 from cakesim.games.speedtorte.pieces import PIECE_TYPES
 from cakesim.games.speedtorte.strategies import (
+    CAN_HELP,
     NO_SIGNAL,
+    W_PATIENCE,
     W_WITHDRAW,
     board_with,
     choose_signal,
@@ -390,3 +393,58 @@ def withdraw_signals(state, baker, rules, params):
             board.signals[other] = NO_SIGNAL
 
 
+
+
+# -- the Eilauftrag's clock (RULES.md 3, "Eilauftrag"; the timing model of timing.toml) --
+
+
+@jit_borrowing
+def others_busy(baker, state):
+    """Whether another baker's piece is on its way or another baker can help with a card."""
+    signals, lands_at = state.board.signals, state.lands_at
+    for other in range(lands_at.shape[0]):
+        if other != baker and (lands_at[other] != np.inf or signals[other] == CAN_HELP):
+            return True
+    return False
+
+
+@jit_inline
+def waits(baker, worth, most_patience, state, params):
+    """Whether the baker waits: its best placement is worth less than its ``patience``
+    (capped by ``most_patience``, 0 when someone must start now) and others are busy."""
+    # Compiled into the kernel's and the lookahead's attempts: a call would copy the state.
+    patience = min(params[baker, W_PATIENCE], most_patience)
+    return patience > 0 and worth < patience and others_busy(baker, state)
+
+
+@jit_inline
+def start_attempt_at(baker, clock, slot, plate, options, state, timing):
+    """The baker starts placing at ``clock``: the piece lands after the think time for
+    ``options`` legal placements (lognormal noise) and the flight (``timing``, see
+    ``timing.Profile.arrays``)."""
+    # Compiled into the kernel's and the lookahead's attempts: a call would copy the state.
+    sigma, flight = timing[timing.shape[0] - 2], timing[timing.shape[0] - 1]
+    think = timing[options] * lognormal_noise(state.stream, sigma)
+    state.started_at[baker] = clock
+    state.lands_at[baker] = clock + think + flight
+    state.target[baker, 0], state.target[baker, 1] = slot, plate
+
+
+@jit_inline
+def land_next(state, rules, params):
+    """The first piece on its way lands: ``(baker, clock, placed, won)``, baker -1 when
+    none is on its way. A plate changed since the baker started rejects it (``placed``
+    false: "plate X has just changed", the attempt's time is lost)."""
+    # Compiled into the kernel's clock loop and the lookahead's play-outs on the clock.
+    lands_at = state.lands_at
+    baker = np.argmin(lands_at)
+    if lands_at[baker] == np.inf:
+        return -1, 0.0, False, False
+    clock = lands_at[baker]
+    lands_at[baker] = np.inf
+    slot, plate = state.target[baker, 0], state.target[baker, 1]
+    if state.changed_at[plate] > state.started_at[baker]:
+        return baker, clock, False, False
+    place_and_draw(baker, slot, plate, state)
+    state.changed_at[plate] = clock
+    return baker, clock, True, after_placement(state, baker, rules, params)

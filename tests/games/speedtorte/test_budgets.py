@@ -248,9 +248,10 @@ def test_talking_is_told_baker_by_baker():
                 "won_difference": {"value": won},
                 "budgets": [{"difference": math.nan}]}
 
-    line = budget_report.talk_line({"talk": [talk("team", -0.01), talk("lookahead32", -0.1)]})
+    line = budget_report.talk_line({"talk": [talk("team", -0.01), talk("team", 0.02),
+                                             talk("lookahead32", -0.1)]})
     assert line == (
         "Against signals on the same deals (3 players, team bakers): silence changes the win "
-        "rate without a clock by -1.0 to -1.0 pp, no budget reachable in both. Against "
+        "rate without a clock by -1.0 to +2.0 pp, no budget reachable in both. Against "
         "signals on the same deals (3 players, lookahead32 bakers): silence changes the win "
-        "rate without a clock by -10.0 to -10.0 pp, no budget reachable in both.")
+        "rate without a clock by -10.0 pp, no budget reachable in both.")

@@ -32,7 +32,8 @@ def test_mixed_and_random_bakers(level):
                   first=0, games=40)
 
 
-@pytest.mark.parametrize("variant", ["signals", "open_hands", "special_orders+eilauftrag"])
+@pytest.mark.parametrize("variant", ["signals", "open_hands", "eilauftrag",
+                                     "special_orders+eilauftrag"])
 def test_lookahead_and_novice_bakers(variant):
     assert_parity(table_of(3, LEVELS[4], variant, ("lookahead", "novice", "team")), seed=9,
                   first=0, games=12)

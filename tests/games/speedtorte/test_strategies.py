@@ -5,9 +5,9 @@ import pytest
 
 from cakesim.engine.errors import InputError
 from cakesim.engine.tables import Table
-from cakesim.games.speedtorte import planner
+from cakesim.games.speedtorte import planner, steps
 from cakesim.games.speedtorte.game import GAME
-from cakesim.games.speedtorte.reference import Game, RealTimeGame
+from cakesim.games.speedtorte.reference import Attempt, Game, RealTimeGame
 from cakesim.games.speedtorte.strategies import (
     NO_SIGNAL,
     Baker,
@@ -106,7 +106,7 @@ def _first_moves(baker, shuffles: int) -> set:
         trial.hands[1], trial.hands[2] = hidden[:4], hidden[4:8]
         trial.pieces[trial.drawn:] = hidden[8:]
         moves.add(planner.lookahead_move(0, trial.kernel_state(), trial.rules, trial.params,
-                                         trial.plan)[:2])
+                                         trial.plan, trial.a["timing"])[:2])
     return moves
 
 
@@ -125,6 +125,58 @@ def test_a_clairvoyant_lookahead_plays_out_in_the_true_deal():
     one = _won(table, games=30)
     for metric, values in _won(_table(3, "Meister", "signals", [many] * 3), games=30).items():
         np.testing.assert_array_equal(values, one[metric], err_msg=metric)
+
+
+def _eilauftrag_start(shared_plate: bool) -> tuple[RealTimeGame, tuple, tuple]:
+    """A 3-baker Meister Eilauftrag laid out, nobody placing yet, and a placement each for
+    bakers 0 and 1 (on the same plate when ``shared_plate``)."""
+    table = _table(3, "Meister", "eilauftrag", [named_strategy("lookahead")] * 3)
+    for seed in range(100):
+        game = RealTimeGame(table.rules, list(table.strategies), seed, 0)
+        game.lay_out()
+        game.open_order_cards()
+        game.attempts, game.clock = [None] * 3, 0.0
+        game.changed_at = [-1.0] * game.a["plates"]
+        for mine in game.legal_placements(0):
+            for theirs in game.legal_placements(1):
+                if (mine[1] == theirs[1]) == shared_plate:
+                    return game, mine, theirs
+    raise AssertionError("no deal with such placements")
+
+
+def test_a_piece_on_its_way_stays_in_sight_in_the_lookaheads_worlds():
+    game, _, (slot, plate) = _eilauftrag_start(shared_plate=False)
+    game.attempts[1] = Attempt(1, slot, plate, (0, 0, 0), 1, 0.0, 2.0)
+    flying, world = int(game.hands[1, slot]), game.plan.world
+    kept, dealt = set(), set()
+    for key in range(20):
+        state = game.kernel_state()
+        planner.copy_state(state, world)
+        world.stream[:] = key, 0
+        planner.deal_unseen(0, world, game.plan.unseen, False, True)
+        kept.add(int(world.board.hands[1, slot]))
+        dealt.add(tuple(world.board.hands[2]))
+    assert kept == {flying}
+    assert len(dealt) > 1
+
+
+def test_a_play_out_on_the_clock_lands_pieces_in_time_order():
+    # Baker 1's piece is on its way to the plate the candidate aims at and lands first
+    # (depth 0 stops there); the candidate's piece, still on its way, then finds the
+    # plate changed since it started and is rejected.
+    game, (slot, plate), (their_slot, _) = _eilauftrag_start(shared_plate=True)
+    game.attempts[1] = Attempt(1, their_slot, plate, (0, 0, 0), 1, 0.0, 0.001)
+    theirs = int(game.hands[1, their_slot])
+    world = game.plan.world
+    planner.copy_state(game.kernel_state(), world)
+    ending = planner.play_out_on_the_clock(0, slot, plate, 0, world, game.rules, game.params,
+                                           game.a["timing"])
+    assert ending == -1
+    assert world.board.tops[plate] == theirs
+    assert world.lands_at[0] > 0.001 and tuple(world.target[0]) == (slot, plate)
+    baker, _, placed, _ = steps.land_next(world, game.rules, game.params)
+    assert (baker, placed) == (0, False)
+    assert world.board.tops[plate] == theirs
 
 
 @pytest.mark.parametrize("variant", ["signals", "eilauftrag"])
