@@ -502,9 +502,11 @@ def _trace_markdown(data: dict) -> list[str]:
     if split:
         lines[-1] += (f" *Told the deal*: {strongest} played again on the same deals with "
                       "its play-outs in the true deal (every hand, the supply's order and the "
-                      "cards to come), a diagnostic and not a fair baker; its gain, paired by "
-                      "deal, is what knowing the deal is worth to that search, and what it "
-                      "still falls short of the bound is the search's own.")
+                      "cards to come), a diagnostic and not a fair baker; where its gain, "
+                      "paired by deal, is clearly positive, it is what knowing the deal is "
+                      "worth to that search, and what it still falls short of the bound is "
+                      "the search's own; a gain near zero or below says the shortfall is not "
+                      "missing information.")
     columns = ["setting", *(f"{upper} minus {lower}" for lower, upper in pairs), "last step",
                "short of the bound", *split]
     lines += ["", f"| {' | '.join(columns)} |", "|---" * len(columns) + "|"]
