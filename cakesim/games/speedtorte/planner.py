@@ -210,8 +210,9 @@ def play_out_on_the_clock(baker, slot, plate, depth, world, rules, params, timin
     # Compiled into ``lookahead_move`` with the rule steps it runs: no bundle is copied.
     board = world.board
     options = legal_count(board.hands[baker], board.hand_counts[baker], board.tops, rules)
-    start_attempt_at(baker, world.started_at[baker], slot, plate, options, world, timing)
-    policy_attempts(world.started_at[baker], world, rules, params, timing)
+    now = world.started_at[baker]
+    start_attempt_at(baker, now, slot, plate, options, world, timing)
+    policy_attempts(now, world, rules, params, timing)
     landed = 0
     while True:
         mover, clock, placed, won = land_next(world, rules, params)

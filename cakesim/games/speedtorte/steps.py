@@ -393,8 +393,6 @@ def withdraw_signals(state, baker, rules, params):
             board.signals[other] = NO_SIGNAL
 
 
-
-
 # -- the Eilauftrag's clock (RULES.md 3, "Eilauftrag"; the timing model of timing.toml) --
 
 
