@@ -154,7 +154,7 @@ def _turns(state, rules, bakers, plan):
         while hand_counts[baker] == 0:
             baker = (baker + 1) % players
         slot, plate, _, _, _, _ = decide(baker, state, rules, bakers.params, plan,
-                                         bakers.timing)
+                                         bakers.timing, 0.0)
         if slot < 0:
             return STUCK, 0.0, 0
         place_and_draw(baker, slot, plate, state)
@@ -230,7 +230,7 @@ def _start_attempt(baker, clock, state, rules, bakers, plan, most_patience):
     # reads a waiting baker's start).
     state.started_at[baker] = clock
     slot, plate, _, _, _, worth = decide(baker, state, rules, bakers.params, plan,
-                                         bakers.timing)
+                                         bakers.timing, most_patience)
     if waits(baker, worth, most_patience, state, bakers.params):
         return False
     start_attempt_at(baker, clock, slot, plate, options, state, bakers.timing)

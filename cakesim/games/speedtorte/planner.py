@@ -287,11 +287,33 @@ def play_out_value(ending, done_before, world, rules):
     return (count[DONE] - done_before) + 0.5 * near / max(shown, 1)
 
 
+@jit_inline
+def waits_whatever(baker, team_worth, n, gaps_now, state, rules, params, plan,
+                   most_patience):
+    """Whether the baker waits (``steps.waits``) whichever of the ``n`` candidates and
+    the team's placement its search picks: all are worth less than its patience."""
+    # Compiled into ``lookahead_move``. In the Eilauftrag many decisions end in waiting
+    # (Hofzuckerbäcker: about 40 % with 2 bakers, 55 % with 3, 70 % with 5), and a
+    # search costs thousands of placements' evaluations; these checks cost a few.
+    if not waits(baker, team_worth, most_patience, state, params):
+        return False
+    board = state.board
+    next_baker = next_with_pieces(board.hand_counts, baker)
+    for c in range(n):
+        worth = placement_value(params[baker], baker, plan.slots[c], plan.plates[c],
+                                gaps_now, board, rules, next_baker,
+                                rules.mode == OPEN_HANDS)[1]
+        if not waits(baker, worth, most_patience, state, params):
+            return False
+    return True
+
+
 @jit_borrowing
-def lookahead_move(baker, state, rules, params, plan, timing):
+def lookahead_move(baker, state, rules, params, plan, timing, most_patience):
     """``(hand slot, plate, reason, card slot, detail, worth)`` of the lookahead baker,
     as ``strategies.choose_move`` gives them; ``params`` holds one row per baker,
-    ``timing`` the Eilauftrag's profile (``kernel.Bakers.timing``; empty in turn mode)."""
+    ``timing`` the Eilauftrag's profile (``kernel.Bakers.timing``; empty in turn mode),
+    ``most_patience`` the cap on the baker's patience (``steps.waits``; 0 in turn mode)."""
     # Called, not compiled into the game loops like ``choose_move``: copying the bundles
     # costs nothing beside the play-outs, and one compiled copy keeps compiling quick.
     own, board = params[baker], state.board
@@ -324,12 +346,20 @@ def lookahead_move(baker, state, rules, params, plan, timing):
             n = min(n + 1, wanted)
     if n < 2:
         return team
+    clairvoyant = own[W_CLAIRVOYANT] > 0
+    worlds = 1 if clairvoyant else int(own[W_SAMPLES])
+    if waits_whatever(baker, team[5], n, gaps_now, state, rules, params, plan,
+                      most_patience):
+        # The search would pick a placement the baker does not start: skip it, but draw
+        # its worlds' keys, so that every later draw is the one a search leaves.
+        for _ in range(worlds):
+            next_u64(state.stream)
+        return team
     plan.values[:n] = 0.0
     world = plan.world
     depth = int(own[W_DEPTH])
-    clairvoyant = own[W_CLAIRVOYANT] > 0
     on_the_clock = timing.shape[0] > 0
-    for _ in range(1 if clairvoyant else int(own[W_SAMPLES])):
+    for _ in range(worlds):
         key = next_u64(state.stream)
         for c in range(n):
             copy_state(state, world)
@@ -356,12 +386,13 @@ def lookahead_move(baker, state, rules, params, plan, timing):
 
 
 @jit_inline
-def decide(baker, state, rules, params, plan, timing):
+def decide(baker, state, rules, params, plan, timing, most_patience):
     """Baker ``baker``'s placement by its chooser: ``strategies.choose_move`` or the
-    lookahead; ``(hand slot, plate, reason, card slot, detail, worth)``."""
+    lookahead; ``(hand slot, plate, reason, card slot, detail, worth)``.
+    ``most_patience`` caps the baker's patience (``steps.waits``; 0 in turn mode)."""
     # Compiled into the kernel's game loops, like the choosers it dispatches to.
     if params[baker, 0] == LOOKAHEAD:
-        return lookahead_move(baker, state, rules, params, plan, timing)
+        return lookahead_move(baker, state, rules, params, plan, timing, most_patience)
     board = state.board
     return choose_move(params[baker], baker, board, rules,
                        next_with_pieces(board.hand_counts, baker),

@@ -189,16 +189,19 @@ class Game:
 
     # -- a turn (RULES.md 3, "Turn") ----------------------------------------------------
 
-    def choose(self, baker: int) -> tuple[int, int, tuple[int, int, int], float]:
-        """The baker's placement, its reason and its worth, from what the baker may see.
+    def choose(self, baker: int, most_patience: float = 0.0
+               ) -> tuple[int, int, tuple[int, int, int], float]:
+        """The baker's placement, its reason and its worth, from what the baker may see;
+        ``most_patience`` caps its patience (the Eilauftrag's waiting; 0: it never waits).
 
         The lookahead baker's play-outs run the kernel's compiled steps on the kernel's
-        state (``kernel_state``): in plain Python one decision would take seconds.
+        state (``kernel_state``): in plain Python one decision would take seconds. It
+        skips its search when it would wait whatever the search picked.
         """
         if self.params[baker, 0] == bots.LOOKAHEAD:
             slot, plate, reason, card_slot, detail, worth = planner.lookahead_move(
                 baker, self.kernel_state(), self.rules, self.params, self.plan,
-                self.a["timing"])
+                self.a["timing"], most_patience)
         else:
             slot, plate, reason, card_slot, detail, worth = bots.choose_move.py_func(
                 self.params[baker], baker, self.board, self.rules,
@@ -419,7 +422,7 @@ class RealTimeGame(Game):
         options = len(self.legal_placements(baker))
         if options == 0:
             return None
-        slot, plate, reason, worth = self.choose(baker)
+        slot, plate, reason, worth = self.choose(baker, np.inf if may_wait else 0.0)
         patience = self.params[baker, bots.W_PATIENCE]
         if may_wait and patience > 0 and worth < patience and self.others_busy(baker,
                                                                                attempts):

@@ -10,6 +10,7 @@ from cakesim.games.speedtorte.game import GAME
 from cakesim.games.speedtorte.reference import Attempt, Game, RealTimeGame
 from cakesim.games.speedtorte.strategies import (
     NO_SIGNAL,
+    W_PATIENCE,
     Baker,
     named_strategy,
     signal_stands,
@@ -106,7 +107,7 @@ def _first_moves(baker, shuffles: int) -> set:
         trial.hands[1], trial.hands[2] = hidden[:4], hidden[4:8]
         trial.pieces[trial.drawn:] = hidden[8:]
         moves.add(planner.lookahead_move(0, trial.kernel_state(), trial.rules, trial.params,
-                                         trial.plan, trial.a["timing"])[:2])
+                                         trial.plan, trial.a["timing"], 0.0)[:2])
     return moves
 
 
@@ -177,6 +178,28 @@ def test_a_play_out_on_the_clock_lands_pieces_in_time_order():
     baker, _, placed, _ = steps.land_next(world, game.rules, game.params)
     assert (baker, placed) == (0, False)
     assert world.board.tops[plate] == theirs
+
+
+def test_a_lookahead_that_waits_whatever_it_picks_skips_its_search():
+    # Baker 1's piece is on its way and baker 0's patience is above every placement's
+    # worth: baker 0 waits whichever placement its search would pick. It skips the search
+    # (the play-outs' values stay unwritten) but draws the keys of its worlds, so the
+    # draws after it are those the search leaves (the games stay the same).
+    game, _, (slot, plate) = _eilauftrag_start(shared_plate=False)
+    game.attempts[1] = Attempt(1, slot, plate, (0, 0, 0), 1, 0.0, 2.0)
+    game.params[0, W_PATIENCE] = 1e6
+    streams, searched = [], []
+    for most_patience in (np.inf, 0.0):  # may wait; must start now (the search runs)
+        state = game.kernel_state()
+        state.stream[:] = 5, 0
+        game.plan.values[:] = np.nan
+        move = planner.lookahead_move(0, state, game.rules, game.params, game.plan,
+                                      game.a["timing"], most_patience)
+        streams.append(tuple(state.stream))
+        searched.append(not np.isnan(game.plan.values).all())
+    assert steps.waits(0, move[5], np.inf, state, game.params)
+    assert searched == [False, True]
+    assert streams[0] == streams[1]
 
 
 @pytest.mark.parametrize("variant", ["signals", "eilauftrag"])
