@@ -349,6 +349,12 @@ def load_experiment(name_or_path: str, games: int | None = None,
     # A section's own runs (e.g. sensitivity) never play more games than a table does.
     sections = {name: module.parse(top.sub(name)).at_most(sample.run)
                 for name, module in analyses.items() if name in top.data}
+    for name, question in sections.items():
+        # Optional (``Section.check``): refusing now spares the games a refusal after play
+        # would throw away.
+        check = getattr(analyses[name], "check", None)
+        if check is not None:
+            check(question, tables.tables, path)
     if "skill" in analyses and "skill" not in top.data and game.skill_ladder:
         # On by default: whether the answer holds for weak and strong players alike.
         sections["skill"] = skill.parse(top.sub("skill", {})).at_most(sample.run)

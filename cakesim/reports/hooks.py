@@ -27,6 +27,10 @@ class Section(Protocol):
         question has ``at_most(games)``, the same question playing no more games than
         that in runs of its own."""
 
+    def check(self, question, tables: list, path) -> None:
+        """Optional: refuse, when the experiment is read and before any game is played,
+        tables the question cannot use (``InputError`` naming ``path`` and the key)."""
+
     def analyse(self, experiment, runs: list, question, n_jobs: int = -1,
                 cache: ChunkCache | None = None) -> dict:
         """Every number of the section, from the experiment's runs (and runs of its own,

@@ -107,8 +107,20 @@ def parse(table: Table) -> TierQuestion:
                         clairvoyant)
 
 
-def _tier_of(run, tiers) -> str | None:
-    names = {s.name for s in run.table.strategies}
+def check(question: TierQuestion, tables: list, path) -> None:
+    """Refuse, before a game is played, a tier told the deal: a diagnostic, not a baker."""
+    for table in tables:
+        tier = _tier_of(table, question.tiers)
+        if tier is not None and told_the_deal(table.strategies):
+            raise InputError(path, "tiers.tiers",
+                             f"{tier!r} is told the deal (clairvoyant = 1): a diagnostic, "
+                             "not a tier; allowed: bakers that see what the rules let them "
+                             "see (the section plays the diagnostic itself with "
+                             "clairvoyant = true)")
+
+
+def _tier_of(table, tiers) -> str | None:
+    names = {s.name for s in table.strategies}
     return names.pop() if len(names) == 1 and names <= set(tiers) else None
 
 
@@ -124,14 +136,9 @@ def analyse(experiment, runs, question: TierQuestion, n_jobs: int = -1,
     the solver's bounds are filed in ``cache``, so that a second run reads them back."""
     groups: dict[tuple, dict[str, object]] = {}
     for run in runs:
-        tier = _tier_of(run, question.tiers)
+        # ``check`` refused tiers told the deal when the experiment was read.
+        tier = _tier_of(run.table, question.tiers)
         if tier is not None:
-            if told_the_deal(run.table.strategies):
-                raise InputError(experiment.path, "tiers.tiers",
-                                 f"{tier!r} is told the deal (clairvoyant = 1): a diagnostic, "
-                                 "not a tier; allowed: bakers that see what the rules let "
-                                 "them see (the section plays the diagnostic itself with "
-                                 "clairvoyant = true)")
             groups.setdefault(_setting(run), {})[tier] = run
     settings = []
     for key, by_tier in groups.items():

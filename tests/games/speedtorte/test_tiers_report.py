@@ -170,6 +170,8 @@ def test_a_tier_told_the_deal_is_refused(tmp_path, tiny_tier_experiment):
                        cache=tmp_path / "cache", out=tmp_path / "report")
     assert "tiers.tiers: 'lookahead16' is told the deal (clairvoyant = 1): a diagnostic, not " \
            "a tier" in str(refused.value)
+    # Refused when the file was read: not one game was played and filed.
+    assert not (tmp_path / "cache").exists()
 
 
 def _no_solving(*args, **kwargs):
