@@ -67,7 +67,8 @@ class HighCard(Game, Replayable, Scorable, Benchmarked):
         (params,) = Strategy.arrays(table.strategies)
         thresholds = params[:, THRESHOLD].astype(np.int64)
         kernel.play_games(np.uint64(seed), first_game, table.duplicate, table.rules.deck,
-                          thresholds, seat["total"], seat["win_units"], game["redraws"])
+                          table.rules.first_bonus, thresholds, seat["total"],
+                          seat["win_units"], game["redraws"])
         return Chunk(first_game, seat, game)
 
     def reference_outcome(self, table: TableSpec, seed: int, index: int) -> dict:
@@ -99,7 +100,7 @@ class HighCard(Game, Replayable, Scorable, Benchmarked):
         top = Table(read_json(Path(path), "score"), str(path))
         top.only(["cards"])
         cards = top.int_list("cards", 1, max(rules.values))
-        units = score(cards)
+        units = score(cards, rules.first_bonus)
         return {"scores": cards, "winners": [s for s, w in enumerate(units) if w]}
 
 

@@ -19,12 +19,14 @@ def deal(seed, deal_index, deck):
 
 
 @jit
-def play_games(seed, first_game, duplicate, deck, thresholds, total, win_units, redraws):
+def play_games(seed, first_game, duplicate, deck, first_bonus, thresholds, total, win_units,
+               redraws):
     """Play ``total.shape[0]`` games; ``thresholds[j]`` is player ``j``'s strategy.
 
     Per seat: the card kept (``total``) and win units; per game: cards thrown away.
     """
     players = total.shape[1]
+    compared = np.empty(players, np.int64)
     for g in range(total.shape[0]):
         game = first_game + g
         deal_index, rotation = seat_of_deal(game, players, duplicate)
@@ -38,5 +40,9 @@ def play_games(seed, first_game, duplicate, deck, thresholds, total, win_units, 
                 next_card += 1
                 redraws[g] += 1
             total[g, seat] = card
-        # score: the highest card wins; tied winners split the win units.
-        split_wins(total[g], WIN_UNITS, win_units[g])
+        # score: the highest card (the first seat's with its bonus) wins; tied winners
+        # split the win units.
+        for seat in range(players):
+            compared[seat] = total[g, seat]
+        compared[0] += first_bonus
+        split_wins(compared, WIN_UNITS, win_units[g])

@@ -42,7 +42,7 @@ def play_game(rules: RuleSet, strategies: list[Strategy], seed: int, game: int,
         log.append(f"seat {seat + 1} keeps {card}" if next_card == drawn else
                    f"seat {seat + 1} throws away {cards[seat]} and takes {card}")
         hands.append(card)
-    return Result(hands, score(hands), next_card - players, log)
+    return Result(hands, score(hands, rules.first_bonus), next_card - players, log)
 
 
 def decide(strategy: Strategy, card: int, cards: list[int], next_card: int) -> tuple[int, int]:
@@ -52,6 +52,7 @@ def decide(strategy: Strategy, card: int, cards: list[int], next_card: int) -> t
     return card, next_card
 
 
-def score(hands: list[int]) -> list[int]:
-    """The highest card wins; tied winners split the win units."""
-    return split_win_units(hands, WIN_UNITS)
+def score(hands: list[int], first_bonus: int = 0) -> list[int]:
+    """The highest card wins, the first seat's counted with ``first_bonus``; tied winners
+    split the win units."""
+    return split_win_units([hands[0] + first_bonus, *hands[1:]], WIN_UNITS)

@@ -18,6 +18,8 @@ class RuleSet:
     """The value of every card of the deck, in component order."""
     min_players: int
     max_players: int
+    first_bonus: int = 0
+    """Added to the first seat's card when the cards are compared (a lever to balance)."""
     source: str = field(default=str(DEFAULT_RULES), metadata={"digest": False})
 
     def with_overrides(self, **overrides: str) -> "RuleSet":
@@ -34,7 +36,7 @@ def load_rules(path: str | Path | None = None) -> RuleSet:
     """The rule set at ``path`` (default: the published one)."""
     source = str(path or DEFAULT_RULES)
     top = Table(read_toml(source, "rules"), source)
-    top.only(["name", "players", "values"])
+    top.only(["name", "players", "values", "first_bonus"])
     players = top.sub("players")
     players.only(["min", "max"])
     low = players.int_in("min", 2, 8)
@@ -43,4 +45,4 @@ def load_rules(path: str | Path | None = None) -> RuleSet:
     if len(values) < 2 * high:
         raise top.error("values", f"{len(values)} cards; allowed: at least two per player "
                                   f"({2 * high})")
-    return RuleSet(tuple(values), low, high, source)
+    return RuleSet(tuple(values), low, high, top.int_in("first_bonus", -10, 10, 0), source)
