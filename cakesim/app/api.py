@@ -8,7 +8,7 @@ import shlex
 import tempfile
 import textwrap
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import pandas as pd
@@ -24,11 +24,11 @@ from cakesim.app.experiment import (
     fewest_games,
     load_experiment,
 )
-from cakesim.engine.arguments import flag_errors, players_in_range
+from cakesim.engine.arguments import Setting, flag_errors, players_in_range
 from cakesim.engine.cache import CACHE_ENV, ChunkCache, default_cache_dir
 from cakesim.engine.contract import ResultKind, TableSpec
 from cakesim.engine.errors import InputError
-from cakesim.engine.fingerprint import code_version, file_digests
+from cakesim.engine.fingerprint import code_version, file_digests, files_in_force
 from cakesim.engine.project import (
     EXPERIMENTS,
     REPORTS,
@@ -46,6 +46,7 @@ from cakesim.engine.runner import (
     RunProgress,
     TableRun,
     backend,
+    duration_text,
     estimate,
     run_table,
     run_tables,
@@ -55,6 +56,8 @@ from cakesim.games import game_named
 from cakesim.kits.policy import is_policy_file, write_policy
 from cakesim.kits.replay import replayable
 from cakesim.kits.strategies import tuned_path, tuned_population
+from cakesim.reports.balance import NUMBERS as BALANCE_NUMBERS
+from cakesim.reports.balance import write_balance
 from cakesim.reports.compare import differences, write_comparison
 from cakesim.reports.exploitability import NAME as EXPLOITABILITY
 from cakesim.reports.exploitability import is_exploitability, write_exploitability
@@ -71,7 +74,7 @@ from cakesim.stats.baseline import (
 )
 from cakesim.stats.planner import Question
 from cakesim.stats.sprt import SprtClaim, SprtResult
-from cakesim.tuning import search
+from cakesim.tuning import balance, search
 from cakesim.tuning.arena import Arena
 from cakesim.tuning.exploit import best_response
 from cakesim.tuning.policy import train as train_policy
@@ -383,6 +386,108 @@ def compare_rules(path: str | Path, changes: RuleChanges, games: int | None = No
                              f"--seed {base.seed}", *flags])})
     return Comparison(json.loads((out / "compare.json").read_text())["headline"], rows,
                       report)
+
+
+@dataclass
+class Balancing:
+    """``cakesim balance``: the answer, the race behind it and where the report is."""
+
+    answer: str
+    race: balance.Race
+    report: Path
+
+
+def balance_rules(path: str | Path, n_jobs: int = -1, out: str | Path | None = None,
+                  progress: bool = True, cache: bool | str | Path = True,
+                  backend_name: str = "loky", scheduler: str | None = None) -> Balancing:
+    """Race the rule changes of an experiment's ``[balance]`` section on the same deals,
+    confirm the nearest that meets the target against the published rules on fresh deals,
+    and write the report (default ``runs/NAME/balance``).
+
+    Every round's chunks are kept in the ``cache``, so an interrupted search restarted
+    plays only what it had not finished, and gives the same answer.
+    """
+    experiment = load_experiment(str(path))
+    question = experiment.balance
+    if question is None:
+        raise InputError(str(experiment.path), "balance",
+                         "missing; add a [balance] section with parameters = [{key = "
+                         "\"KEY\", values = [...]}] (see docs/balance.md)")
+    field_ = balance.candidates(question)
+    targets = [_balance_tables(experiment, question, candidate) for candidate in field_]
+    folder = _report_folder(experiment, out, [], "balance")
+    store = _cache(cache)
+    confirm_seed = search.derived_seed(experiment.seed, len(field_))
+
+    def play(indices: list[int], games: int, seed: int = experiment.seed) -> dict:
+        pairs = [(table, games) for i in indices for table in targets[i]]
+        # Chunks of the first round's size: each round extends the last from the cache.
+        runs = iter(run_tables(pairs, seed, n_jobs, question.first_games,
+                               experiment.keep_rows, progress, store))
+        return {i: [next(runs) for _ in targets[i]] for i in indices}
+
+    confirming = 2 * len(question.tables) * question.confirm_games
+    with backend(backend_name, scheduler), RunProgress(question.budget + confirming, progress,
+                                                       store is not None) as run:
+        if progress:
+            say_if_compiling(True)
+            # Timed at the published rules' tables: the candidates' speeds may differ.
+            timed = estimate([(t, question.first_games) for t in targets[0]], experiment.seed,
+                             question.first_games, None, n_jobs)
+            seconds = (sum(timed.rates) / len(timed.rates) * (question.budget + confirming)
+                       / timed.workers)
+            cores = f"{timed.workers} core{'s' if timed.workers != 1 else ''}"
+            tables = f"{len(question.tables)} table{'s' if len(question.tables) != 1 else ''}"
+            run.note(f"{len(field_)} candidates at {tables}: at most "
+                     f"{question.budget:,} games racing and {confirming:,} confirming, at "
+                     f"most about {duration_text(seconds)} on {cores}")
+        race = balance.race(question, field_, play)
+        confirmed = play([0, race.pick] if race.pick else [0], question.confirm_games,
+                         confirm_seed)
+    base, changed = confirmed[0], confirmed[race.pick]
+    facts = {
+        "title": experiment.title or experiment.name, "experiment": experiment.name,
+        "seed": experiment.seed, "confirm_seed": confirm_seed, "margin": question.margin,
+        "tables": list(question.tables), "race_games": race.games,
+        "confirm_games": question.confirm_games, "verdict": race.verdict,
+        "parameters": [{"key": p.key, "published": balance.text(p.published),
+                        "values": [balance.text(v) for v in p.values]}
+                       for p in question.parameters],
+        "candidates": [_candidate_facts(race, i) for i in range(len(field_))
+                       if any(i in r for r in race.rounds)],
+        "pick": _candidate_facts(race, race.pick),
+        "confirmation": {
+            "published": asdict(balance.standing(base, question.margin)),
+            "changed": asdict(balance.standing(changed, question.margin)),
+            "differences": differences(base, changed) if race.pick else []},
+        "files": files_in_force(base),
+        "command": f"cakesim balance {shlex.quote(shown_path(experiment.path))}",
+        "compare_command": " ".join(
+            ["cakesim compare", shlex.quote(shown_path(experiment.path)),
+             *(f"--set {shlex.quote(f'{key}={balance.text(value)}')}"
+               for key, value in field_[race.pick].changes)]) if race.pick else None}
+    report = write_balance(folder, facts)
+    return Balancing(json.loads((folder / BALANCE_NUMBERS).read_text())["headline"], race,
+                     report)
+
+
+def _balance_tables(experiment: Experiment, question: balance.BalanceQuestion,
+                    candidate: balance.Candidate) -> list[TableSpec]:
+    """The target tables of ``experiment`` under ``candidate``'s rule changes."""
+    settings = tuple(Setting(key, balance.plain(value), f"{key}={balance.text(value)}")
+                     for key, value in candidate.changes)
+    changed = load_experiment(str(experiment.path), changes=RuleChanges(settings=settings))
+    return [t for t in changed.tables if t.label in question.tables]
+
+
+def _candidate_facts(race: balance.Race, index: int) -> dict:
+    """A candidate's changes, distance and every round it played, for the report."""
+    candidate = race.candidates[index]
+    return {"describe": candidate.describe(),
+            "changes": [[key, balance.text(value)] for key, value in candidate.changes],
+            "distance": list(candidate.distance),
+            "rounds": [{"games": r[index].games, "worst_gap": r[index].worst_gap,
+                        "status": r[index].status} for r in race.rounds if index in r]}
 
 
 def analyse_sections(experiment: Experiment, runs: list[TableRun], n_jobs: int = -1,

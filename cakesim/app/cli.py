@@ -160,6 +160,26 @@ def _add_compare(commands, name: str) -> None:
     compare.set_defaults(handler=_compare)
 
 
+def _add_balance(commands, name: str) -> None:
+    balancing = _command(commands, name,
+                         "Search the rule changes an experiment's [balance] section lists for "
+                         "the smallest that makes every seat fair: the candidates race on the "
+                         "same deals, poor ones dropped early, and the pick is confirmed "
+                         "against the published rules on fresh deals. Finished chunks are "
+                         "kept: an interrupted search rerun plays only the rest.",
+                         "cakesim balance balance_first_waiter",
+                         "cakesim balance my_experiment.toml --out /tmp/fix")
+    _experiment_argument(balancing)
+    balancing.add_argument("--n-jobs", type=jobs, default=-1,
+                           help="worker processes (-1: all cores, -2: all but one)")
+    balancing.add_argument("--out", metavar="FOLDER",
+                           help="report folder (default: runs/NAME/balance)")
+    balancing.add_argument("--quiet", action="store_true", help="no progress bars")
+    balancing.add_argument("--no-cache", action="store_true",
+                           help="play every chunk, ignoring and not storing finished chunks")
+    balancing.set_defaults(handler=_balance)
+
+
 def _add_new(commands, name: str) -> None:
     new = _command(commands, name,
                    "Write experiments/NAME.toml: a small experiment for one game, every key "
@@ -445,6 +465,15 @@ def _compare(args) -> int:
     return _answer(result.answer, started, result.report)
 
 
+def _balance(args) -> int:
+    from cakesim.app.api import balance_rules
+
+    started = time.monotonic()
+    result = balance_rules(args.experiment, args.n_jobs, args.out, not args.quiet,
+                           not args.no_cache)
+    return _answer(result.answer, started, result.report)
+
+
 def _new(args) -> int:
     from cakesim.app.api import new_experiment
 
@@ -645,6 +674,8 @@ COMMANDS = {
     "run": ("run an experiment and write its report", _add_run),
     "compare": ("what a rule change does to every headline number, paired by deal",
                 _add_compare),
+    "balance": ("the smallest rule change that makes every seat fair, with evidence",
+                _add_balance),
     "new": ("write a commented minimal experiment file to start from", _add_new),
     "plan": ("games needed for a precision or a power, from a pilot run", _add_plan),
     "sprt": ("sequential test of a claim on a seat's win share, e.g. at least 5 pp less "

@@ -25,6 +25,7 @@ import re
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import tomli_w
 
@@ -43,6 +44,8 @@ from cakesim.reports.answer import answer_kinds
 from cakesim.reports.hooks import Section, hooks_of
 from cakesim.stats.intervals import MARGIN
 from cakesim.stats.sprt import SprtClaim, parse_claim
+from cakesim.tuning import balance
+from cakesim.tuning.balance import BalanceQuestion
 
 SHARED_SECTIONS: dict[str, Section] = {"ladder": ladder, "contrasts": contrasts,
                                        "skill": skill}
@@ -238,6 +241,8 @@ class Experiment:
     skill_trace: Path | None = None
     """The report folder of the skill trace the answer quotes (``[experiment]
     skill_trace``, an experiment beside this one), if any."""
+    balance: BalanceQuestion | None = None
+    """``[balance]``: the rule changes ``cakesim balance`` searches, if the file asks."""
 
     def table_named(self, label: str) -> TableSpec:
         """The table labelled ``label`` (in any case); an InputError naming ``--table``
@@ -306,7 +311,7 @@ def load_experiment(name_or_path: str, games: int | None = None,
     top = Table(config, str(path))
     game = game_named(top.sub("experiment").get("game", str, choices=GAMES))
     analyses = section_modules(game)
-    top.only(["experiment", "strategies", "tables", "ci", "plan", *analyses])
+    top.only(["experiment", "strategies", "tables", "ci", "plan", "balance", *analyses])
     ci_size = _ci_size(top) if "ci" in top.data else None
     if game.result_kind is not ResultKind.SEATS:
         # Both measure a seat's win share, which a team game does not have.
@@ -380,6 +385,13 @@ def load_experiment(name_or_path: str, games: int | None = None,
         raise top.error("tables", f"two tables are labelled {twice[0]!r}; give one entry "
                                   "a label (label = \"...\")")
     kinds = answer_kinds(game, {name: analyses[name] for name in sections})
+    margin = head.number_in("margin", 0.0, 0.5, MARGIN)
+    balance_question = None
+    if "balance" in top.data:
+        own = [t.label for t in tables.tables if t.label not in {a.label for a in added}]
+        balance_question = balance.parse(top.sub("balance"),
+                                         lambda key: published_value(game, rules, key), own,
+                                         margin)
     experiment = Experiment(
         path=path, name=checked_name(head.get("name", str, path.stem), str(path),
                                      "experiment.name"),
@@ -390,11 +402,11 @@ def load_experiment(name_or_path: str, games: int | None = None,
         chunk_size=head.int_in("chunk_size", 1, 10**8, DEFAULT_CHUNK), keep_rows=keep_rows,
         rules_source=rules.source, tables=tables.tables, table_games=tables.games,
         skipped=tables.skipped, config=config, ci=ci_size,
-        margin=head.number_in("margin", 0.0, 0.5, MARGIN), controls=tuple(tables.controls),
+        margin=margin, controls=tuple(tables.controls),
         plan=_pilot_plan(top, sample) if "plan" in top.data else None,
         sections=sections, analyses={name: analyses[name] for name in sections},
         section_tables=tuple(t.label for t in added), changed_files=changed_files,
-        skill_trace=_skill_trace(head, path))
+        skill_trace=_skill_trace(head, path), balance=balance_question)
     for index, claim in enumerate(ci_size.sprt if ci_size else ()):
         where = Table({}, str(path), f"ci.sprt[{index}]")
         if claim.table not in {t.label for t in experiment.tables}:
@@ -577,6 +589,32 @@ def _renamed(value, names: dict[str, str]):
         elif (renamed := _renamed(item, names)) is not item:
             changes[f.name] = renamed
     return replace(value, **changes) if changes else value
+
+
+def published_value(game: Game, rules: RuleSet, key: str) -> Any:
+    """The value of a rule key in ``rules`` as read: a one-line override's, or the entry at
+    a dotted key of the rule files (``--set``'s keys); a ``LookupError`` listing the keys
+    allowed when no file has it."""
+    if key in game.rule_overrides:
+        return getattr(rules, key)
+    sources = _settable_files(game, rules)
+    for source in sources.values():
+        node: Any = read_toml(source, "rule-set")
+        for part in resolved_path(node, key):
+            if isinstance(node, list):
+                node = next((e for e in node if str(e.get("name", e.get("id", ""))).casefold()
+                             == part.casefold()), None)
+            elif isinstance(node, dict):
+                node = node.get(part)
+            else:
+                node = None
+            if node is None:
+                break
+        if node is not None:
+            return node
+    # ``balance.parse`` names the file and the entry; these are the keys it may name.
+    raise LookupError(", ".join([*game.rule_overrides, *(
+        k for source in sources.values() for k in read_toml(source, "rule-set"))]))
 
 
 def _settable_files(game: Game, rules: RuleSet) -> dict[str, str]:
