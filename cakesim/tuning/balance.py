@@ -9,9 +9,10 @@ that is not a number).
 
 The target (``target = "seats"``) is every seat of every target table within ``margin``
 of a fair 1/P, judged as ``stats.intervals.verdict`` judges a seat (two one-sided tests
-at the 95 % level, Bonferroni over the candidate's seats). The candidates race (a
-successive-halving race in the manner of Jamieson and Talwalkar, 2016, with Hoeffding
-racing's rule for dropping): round r plays every candidate still in the race on the first
+at the 95 % level, Bonferroni over the candidate's seats). The candidates race as in
+Maron and Moore's Hoeffding races (a candidate leaves once the evidence is clear), with
+the games doubling every round as in successive halving: round r plays every candidate
+still in the race on the first
 ``first_games * 2**r`` games of the experiment's seed, so that every candidate meets the
 same deals (common random numbers) and a round extends the last one instead of playing
 it again. After each round a candidate is
@@ -26,9 +27,9 @@ The race stops when the nearest candidate left is in, when none is left, or when
 round would pass the budget. The answer is the nearest candidate in; else the nearest
 open one whose every seat is within the margin by its point estimate ("likely"); else the
 candidate whose worst seat came closest to fair ("none meets the target"). It is written
-here rather than taken from a library: Optuna's and nevergrad's racing prune one trial at
-a time by its own curve, while this race plays every candidate on the same deals and drops
-by a paired statistical verdict; it is a few dozen lines.
+here rather than taken from a library: Optuna's pruners stop one trial at a time by its
+own learning curve and nevergrad has no racing, while this race plays every candidate on
+the same deals and drops by a statistical verdict; it is a few dozen lines.
 """
 
 import itertools
