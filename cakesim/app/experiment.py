@@ -31,7 +31,7 @@ import tomli_w
 
 from cakesim.analyses import assumptions as assumption_rows
 from cakesim.analyses import skill as skill_rows
-from cakesim.engine.arguments import Setting, resolved_path, setting, with_settings
+from cakesim.engine.arguments import Setting, resolved_path, setting, value_at, with_settings
 from cakesim.engine.contract import Game, ResultKind, RuleSet, TableSpec
 from cakesim.engine.errors import InputError
 from cakesim.engine.project import EXPERIMENTS, REPORTS, experiments_dir, find_root
@@ -388,7 +388,8 @@ def load_experiment(name_or_path: str, games: int | None = None,
     margin = head.number_in("margin", 0.0, 0.5, MARGIN)
     balance_question = None
     if "balance" in top.data:
-        own = [t.label for t in tables.tables if t.label not in {a.label for a in added}]
+        section_labels = {t.label for t in added}
+        own = [t.label for t in tables.tables if t.label not in section_labels]
         balance_question = balance.parse(top.sub("balance"),
                                          lambda key: published_value(game, rules, key), own,
                                          margin)
@@ -552,13 +553,7 @@ def _with_settings(game: Game, rules: RuleSet, files: dict,
                          f"{game.name}'s rules are not read from a file --set can change")
     routed: dict[str, list[Setting]] = {}
     for item in settings:
-        # The file that has the key; a key no file has goes to the rules, whose reader
-        # then names the keys allowed.
-        first = item.key.split(".")[0]
-        keyword = next((k for k, table in data.items() if first in table), None) or next(
-            (k for k, table in data.items() if resolved_path(table, item.key)[0] in table),
-            "path")
-        routed.setdefault(keyword, []).append(item)
+        routed.setdefault(_file_for(data, item.key), []).append(item)
     texts, changed = {}, {}
     with tempfile.TemporaryDirectory() as folder:
         for keyword, items in routed.items():
@@ -593,28 +588,27 @@ def _renamed(value, names: dict[str, str]):
 
 def published_value(game: Game, rules: RuleSet, key: str) -> Any:
     """The value of a rule key in ``rules`` as read: a one-line override's, or the entry at
-    a dotted key of the rule files (``--set``'s keys); a ``LookupError`` listing the keys
-    allowed when no file has it."""
+    a dotted key of the rule file ``--set`` would change; a ``LookupError`` listing the
+    keys allowed when that file has none."""
     if key in game.rule_overrides:
         return getattr(rules, key)
-    sources = _settable_files(game, rules)
-    for source in sources.values():
-        node: Any = read_toml(source, "rule-set")
-        for part in resolved_path(node, key):
-            if isinstance(node, list):
-                node = next((e for e in node if str(e.get("name", e.get("id", ""))).casefold()
-                             == part.casefold()), None)
-            elif isinstance(node, dict):
-                node = node.get(part)
-            else:
-                node = None
-            if node is None:
-                break
-        if node is not None:
-            return node
-    # ``balance.parse`` names the file and the entry; these are the keys it may name.
-    raise LookupError(", ".join([*game.rule_overrides, *(
-        k for source in sources.values() for k in read_toml(source, "rule-set"))]))
+    data = {keyword: read_toml(source, "rule-set")
+            for keyword, source in _settable_files(game, rules).items()}
+    value = value_at(data[_file_for(data, key)], key) if data else None
+    if value is None:
+        # ``balance.parse`` names the file and the entry; these are the keys it may name.
+        raise LookupError(", ".join([*game.rule_overrides, *(k for table in data.values()
+                                                             for k in table)]))
+    return value
+
+
+def _file_for(data: dict[str, dict], key: str) -> str:
+    """The rule file (``load_rules`` keyword) that has ``key``: the one with its first
+    part at top level, else the one where it is ``FIELD.ENTRY`` short; a key no file has
+    goes to the rules, whose reader then names the keys allowed."""
+    first = key.split(".")[0]
+    return next((k for k, table in data.items() if first in table), None) or next(
+        (k for k, table in data.items() if resolved_path(table, key)[0] in table), "path")
 
 
 def _settable_files(game: Game, rules: RuleSet) -> dict[str, str]:

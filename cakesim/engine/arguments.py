@@ -228,12 +228,31 @@ def _named_entries(value: Any) -> bool:
             and all(isinstance(e, dict) and ("name" in e or "id" in e) for e in value))
 
 
+def value_at(data: dict, key: str) -> Any:
+    """The value at a dotted ``key`` of a parsed rule-set file, found as ``with_settings``
+    finds the place it sets; ``None`` when the file has none."""
+    node: Any = data
+    for part in resolved_path(data, key):
+        node = (_entry(node, part) if isinstance(node, list)
+                else node.get(part) if isinstance(node, dict) else None)
+        if node is None:
+            return None
+    return node
+
+
+def _entry(entries: list, part: str) -> dict | None:
+    """The entry of a list of named tables whose ``name`` (or ``id``) is ``part``, in any
+    case; ``None`` if none is."""
+    return next((e for e in entries
+                 if str(e.get("name", e.get("id", ""))).casefold() == part.casefold()), None)
+
+
 def _step(node: Any, part: str, done: list[str], item: Setting) -> Any:
     """The table (or list of named tables) ``part`` inside ``node``, made if missing."""
     if isinstance(node, list):
-        for entry in node:
-            if str(entry.get("name", entry.get("id", ""))).casefold() == part.casefold():
-                return entry
+        entry = _entry(node, part)
+        if entry is not None:
+            return entry
         names = ", ".join(str(e.get("name", e.get("id"))) for e in node)
         raise InputError(item.flag, ".".join(done), f"no entry {part!r}; allowed: {names}")
     child = node.setdefault(part, {})

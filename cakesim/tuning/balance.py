@@ -87,10 +87,9 @@ class BalanceQuestion:
 class Candidate:
     """One combination of the parameters' values, and its distance to the published rules."""
 
-    settings: tuple[tuple[str, Any], ...]
-    """``(key, value)`` of every parameter, in the section's order."""
     changes: tuple[tuple[str, Any], ...]
-    """The settings that differ from the published rules."""
+    """``(key, value)`` of every parameter whose value differs from the published rules,
+    in the section's order."""
     size: float
     """The sum of the parameters' steps (``Parameter.step``)."""
 
@@ -207,11 +206,9 @@ def candidates(question: BalanceQuestion) -> list[Candidate]:
     options = [tuple(dict.fromkeys((p.published, *p.values))) for p in question.parameters]
     found = []
     for values in itertools.product(*options):
-        settings = tuple(zip((p.key for p in question.parameters), values, strict=True))
-        changes = tuple(s for s, p in zip(settings, question.parameters, strict=True)
-                        if s[1] != p.published)
-        found.append(Candidate(settings, changes, sum(
-            p.step(v) for p, v in zip(question.parameters, values, strict=True))))
+        chosen = list(zip(question.parameters, values, strict=True))
+        found.append(Candidate(tuple((p.key, v) for p, v in chosen if v != p.published),
+                               sum(p.step(v) for p, v in chosen)))
     # A stable sort: equal distances keep the order the designer listed the values in.
     return sorted(found, key=lambda c: c.distance)
 

@@ -16,6 +16,7 @@ from cakesim.engine.arguments import (
     resolved_path,
     setting,
     share,
+    value_at,
     whole,
     with_settings,
 )
@@ -99,3 +100,13 @@ def test_choices_are_read_in_any_case_and_errors_name_the_flag():
         choice(["signals"])("loud")
     with pytest.raises(InputError, match=r"^--cards: card: no$"), flag_errors("--cards"):
         raise InputError("/deep/inside/cards.toml", "card", "no")
+
+
+def test_value_at_finds_what_with_settings_would_set():
+    data = {"points": {"card": 10}, "kinds": [{"name": "Chocolate", "cream": [3, 3]}]}
+    assert value_at(data, "points.card") == 10
+    assert value_at(data, "kinds.chocolate.cream") == [3, 3]
+    assert value_at(data, "cream.chocolate") == [3, 3]
+    assert value_at(data, "kinds.lemon.cream") is None
+    assert value_at(data, "points.card.more") is None
+    assert value_at(data, "nope") is None
