@@ -21,8 +21,8 @@ count relative to the chooser ("seat ``t``" is ``t`` seats to its left, the choo
 seat 0):
 
 - position, ``P * (2 * kinds + 1) + kinds + 2``: per seat ``t``, its collected slices
-  by kind, their cream by kind, and its sure points (banked rounds and eaten cream) less
-  the chooser's; then the unseen slices by kind, the chooser's turn in the cake and the
+  by kind, their cream by kind, and its sure points (banked rounds, eaten cream and the
+  rule set's seat bonus, 0 as published and in training) less the chooser's; then the unseen slices by kind, the chooser's turn in the cake and the
   portions still on the table;
 - move, ``2 * kinds + 9``: the move's kind (take, decline, pass; one-hot), the slices it
   eats and collects by kind, their cream, the portion's length, a decline's pile and its
@@ -79,10 +79,10 @@ def move_width(kinds: int) -> int:
 
 
 @jit_inline
-def position_features(seat, turn, n_portions, view, banked, eaten_cream, out):
+def position_features(seat, turn, n_portions, view, banked, eaten_cream, seat_bonus, out):
     """The position's inputs into ``out`` (see the module's list)."""
     players, kinds = view.collected.shape
-    sure = banked[0, seat] + banked[1, seat] + eaten_cream[seat]
+    sure = banked[0, seat] + banked[1, seat] + eaten_cream[seat] + seat_bonus[seat]
     i = 0
     for t in range(players):
         other = (seat + t) % players
@@ -90,7 +90,8 @@ def position_features(seat, turn, n_portions, view, banked, eaten_cream, out):
             out[i + kind] = view.collected[other, kind]
             out[i + kinds + kind] = view.collected_cream[other, kind]
         i += 2 * kinds
-        out[i] = banked[0, other] + banked[1, other] + eaten_cream[other] - sure
+        out[i] = (banked[0, other] + banked[1, other] + eaten_cream[other] + seat_bonus[other]
+                  - sure)
         i += 1
     for kind in range(kinds):
         out[i + kind] = view.unseen[kind]
@@ -159,7 +160,8 @@ def fitted_action(seats, seat, turn, n_portions, view, banked, eaten_cream, rule
     policy = seats.policy[seat]
     n_inputs = (policy.shape[0] - 2 * HIDDEN - 1) // HIDDEN
     position = scratch.position_inputs
-    position_features(seat, turn, n_portions, view, banked, eaten_cream, position)
+    position_features(seat, turn, n_portions, view, banked, eaten_cream, rules.seat_bonus,
+                      position)
     base = scratch.position_hidden
     for j in range(HIDDEN):
         base[j] = policy[n_inputs * HIDDEN + j]

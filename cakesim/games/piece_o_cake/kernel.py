@@ -93,6 +93,9 @@ class RuleData(NamedTuple):
     ties_score: bool
     # (cakes,) bool: [cake] whether that cake's waiter keeps a set-aside slice after it.
     bonus_after_cake: np.ndarray
+    # (P,) int16: [seat] points added to the seat's final total (rule-set ``seat_bonus``;
+    # all 0 as published), seat 0 the first waiter.
+    seat_bonus: np.ndarray
     # (cuts,) int32: every legal cut as a gap mask (``slicing.circle.cut_table``).
     cut_masks: np.ndarray
     # (kinds,) int16: how many slices of each kind the box holds.
@@ -484,7 +487,8 @@ def play_game(g, rules, seats, state, scratch, space, results):
             decide(rules, seats, state, scratch, space)
     score_game(rules, state, results.majority[g], results.total[g], results.win_units[g])
     for seat in range(results.total.shape[1]):
-        results.cream[g, seat] = results.total[g, seat] - results.majority[g, seat]
+        results.cream[g, seat] = (results.total[g, seat] - results.majority[g, seat]
+                                  - rules.seat_bonus[seat])
     tally = state.tally
     results.declines[g] = tally[DECLINES]
     results.passes[g] = tally[PASSES]

@@ -183,17 +183,18 @@ def standing_lead(rules, chances, seat, state, scratch):
     """``seat``'s ``lead_of`` in the game ``state``: the piles as they stand, the banked
     points and the cream eaten so far."""
     for other in range(state.eaten_count.shape[0]):
-        scratch.points[other] = sure_points(state, other)
+        scratch.points[other] = sure_points(rules, state, other)
     view = state.seen
     return lead_of(rules, chances, seat, view.collected, scratch.points, view.still_open,
                 scratch.rivals)
 
 
 @jit_inline
-def sure_points(state, seat):
-    """``seat``'s points no later play takes away: its banked rounds and the cream eaten."""
+def sure_points(rules, state, seat):
+    """``seat``'s points no later play takes away: its banked rounds, the cream eaten and
+    its seat bonus."""
     return (state.banked[BANKED_MAJORITY, seat] + state.banked[BANKED_CREAM, seat]
-            + state.eaten_cream[seat])
+            + state.eaten_cream[seat] + rules.seat_bonus[seat])
 
 
 @jit_inline
@@ -282,7 +283,7 @@ def predicted_serve(rules, params, chances, waiter, count, state, scratch):
     for seat in range(players):
         for kind in range(piles.shape[1]):
             piles[seat, kind] = view.collected[seat, kind]
-        points[seat] = sure_points(state, seat)
+        points[seat] = sure_points(rules, state, seat)
     taken[:count] = False
     for turn in range(1, players + 1):
         seat = (waiter + turn) % players

@@ -474,11 +474,12 @@ class Game:
 
     def score(self) -> Result:
         """The banked rounds plus this round's majorities and cream as the piles stand,
-        and the split win: the final result once the last cake is served."""
+        the seat bonus, and the split win: the final result once the last cake is served."""
         majority, cream = self.round_score()
         majority = [b + m for b, m in zip(self.banked[0], majority, strict=True)]
         cream = [b + c for b, c in zip(self.banked[1], cream, strict=True)]
-        total = [m + c for m, c in zip(majority, cream, strict=True)]
+        bonus = self.arrays["seat_bonus"]
+        total = [m + c + int(b) for m, c, b in zip(majority, cream, bonus, strict=True)]
         counts = {name: self.counts[name] + count
                   for name, count in self.position_counts().items()}
         wins = split_win_units(total, WIN_UNITS)

@@ -65,13 +65,15 @@ def format_replay(rules: RuleSet, result: Result, header: str) -> str:
             lines.append(f"\n{f'Round {move.round + 1}, c' if several else 'C'}ake "
                          f"{move.cake + 1}")
         lines.append("  " + describe_move(rules, move))
-    lines.append("\nScores (majority + cream = total, win share)")
+    bonus = rules.seat_bonus.get(len(result.players), (0,) * len(result.players))
+    lines.append(f"\nScores (majority + cream{' + seat bonus' * any(bonus)} = total, win share)")
     for seat, player in enumerate(result.players):
         piles = ", ".join(f"{rules.kinds[k]} {len(v)}" for k, v in sorted(player.collected.items())
                           if v) or "nothing"
         share = result.win_units[seat] / sum(result.win_units)
         lines.append(f"  seat {seat + 1}{' (first waiter)' if seat == 0 else ''}: "
-                     f"{result.majority[seat]} + {result.cream[seat]} = {result.total[seat]}, "
+                     f"{result.majority[seat]} + {result.cream[seat]}"
+                     f"{f' + {bonus[seat]}' * any(bonus)} = {result.total[seat]}, "
                      f"win share {share:.2f}; collected: {piles}")
     return "\n".join(lines)
 
@@ -104,6 +106,9 @@ def score_file(rules: RuleSet, path: str | Path) -> dict:
                                                f"round has {len(totals)}")
         _, total, _ = score_sheet(collected, cream, rules.majority_value, tie_rule == "full")
         totals = total if totals is None else [a + b for a, b in zip(totals, total, strict=True)]
+    # The seat bonus counts once a game (the rule set's, 0 as published).
+    bonus = rules.seat_bonus.get(len(totals), (0,) * len(totals))
+    totals = [t + b for t, b in zip(totals, bonus, strict=True)]
     win_units = split_win_units(totals, WIN_UNITS)
     return {"scores": totals, "winners": [s for s, w in enumerate(win_units) if w > 0]}
 

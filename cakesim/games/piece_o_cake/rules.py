@@ -24,6 +24,8 @@ JOKER_PLACEMENTS = ("earlier", "same_take")
 collected before this take (the seed's "már korábban gyűjtött", RULES.md s1); ``same_take``,
 any kind it collects when it decides, one first collected in that take included."""
 MOST_ROUNDS = 10
+MOST_SEAT_BONUS = 50
+"""The largest seat bonus (``[seat_bonus]``), either way: more than any game's spread."""
 VARIANT_ROUNDS = (2, 3)
 """Round counts a variant may name (``2-rounds``); ``rounds`` in the rule file takes any
 count up to ``MOST_ROUNDS``."""
@@ -86,6 +88,9 @@ class RuleSet:
     """What the joker scores when eaten (RULES.md s1: 2)."""
     joker_placement: str = "earlier"
     """Which kinds the joker may go on (``JOKER_PLACEMENTS``; RULES.md s1: ``earlier``)."""
+    seat_bonus: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """Points added to each seat's final total, by player count (seat 1 serves the first
+    cake); not in the published game, a lever for ``cakesim balance`` (all 0)."""
     source: str = field(default=str(DEFAULT_RULES), metadata={"digest": False})
     """The file the rule set was read from; where it lies changes no game."""
 
@@ -184,6 +189,8 @@ class TableRules:
             "portion_limit": self.portion_limit,
             "ties_score": r.tie_rule == "full",
             "bonus_after_cake": bonus,
+            "seat_bonus": np.asarray(r.seat_bonus.get(self.players, (0,) * self.players),
+                                     dtype=np.int16),
         }
 
 
@@ -197,7 +204,7 @@ def parse_rules(data: dict, source: str) -> RuleSet:
     """Validate a parsed rule-set table into a ``RuleSet``."""
     top = Table(data, source)
     top.only(["name", "players", "cakes", "slices_per_cake", "max_portions", "tie_rule",
-              "kinds", "compensation", "rounds", "joker"])
+              "kinds", "compensation", "rounds", "joker", "seat_bonus"])
     players = top.sub("players")
     players.only(["min", "max"])
     min_players = players.int_in("min", 2, 8)
@@ -226,12 +233,23 @@ def parse_rules(data: dict, source: str) -> RuleSet:
     joker = top.sub("joker", {})
     joker.only(["included", "eat_points", "placement"])
     joker_points = joker.int_in("eat_points", 0, 100, 2)
+    seat_bonus_table = top.sub("seat_bonus", {})
+    seat_bonus = {}
+    for key in seat_bonus_table.data:
+        count = _player_count(seat_bonus_table, key, min_players, max_players)
+        points = seat_bonus_table.int_list(key, -MOST_SEAT_BONUS, MOST_SEAT_BONUS, least=count)
+        if len(points) != count:
+            raise seat_bonus_table.error(key, f"lists {len(points)} seats; allowed: one "
+                                              f"number for each of the {count} seats")
+        seat_bonus[count] = tuple(points)
     # The most rounds any table plays: the file's, or a variant's.
     most_rounds = max(rounds, *VARIANT_ROUNDS)
     check_score_fits(top, "kinds", f"{most_rounds} rounds of every majority value "
                                    f"({sum(values)}), every slice's cream "
-                                   f"({sum(slice_cream)}) and the joker ({joker_points})",
-                     most_rounds * (sum(values) + sum(slice_cream) + joker_points))
+                                   f"({sum(slice_cream)}) and the joker ({joker_points}), "
+                                   f"and a seat bonus (at most {MOST_SEAT_BONUS})",
+                     most_rounds * (sum(values) + sum(slice_cream) + joker_points)
+                     + MOST_SEAT_BONUS)
 
     dealt = cakes * slices_per_cake
     if len(slice_kind) < dealt:
@@ -278,6 +296,7 @@ def parse_rules(data: dict, source: str) -> RuleSet:
         joker=joker.get("included", bool, False),
         joker_points=joker_points,
         joker_placement=joker.get("placement", str, "earlier", JOKER_PLACEMENTS),
+        seat_bonus=seat_bonus,
         source=source,
     )
 

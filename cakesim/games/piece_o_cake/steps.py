@@ -458,9 +458,10 @@ def advance(rules, seats, state, scratch):
 
 @jit_borrowing
 def score_game(rules, state, majority, total, win_units):
-    """Majorities, totals and the split win of a finished game (every round banked), one
-    entry per seat."""
+    """Majorities, totals (with the seat bonus) and the split win of a finished game (every
+    round banked), one entry per seat."""
     for seat in range(total.shape[0]):
         majority[seat] = state.banked[BANKED_MAJORITY, seat]
-        total[seat] = majority[seat] + state.banked[BANKED_CREAM, seat]
+        total[seat] = (majority[seat] + state.banked[BANKED_CREAM, seat]
+                       + rules.seat_bonus[seat])
     split_wins(total, WIN_UNITS, win_units)

@@ -100,7 +100,7 @@ def record_choice(rules, seats, state, scratch, space, inputs, values, decisions
     seat = (waiter_of(state.clock, players) + turn) % players
     view = state.seen
     position_features(seat, turn, state.clock[PORTIONS], view, state.banked,
-                      state.eaten_cream, scratch.position_inputs)
+                      state.eaten_cream, rules.seat_bonus, scratch.position_inputs)
     action, index, eat_mask = lookahead_choice(rules, seats, state, scratch, space)
     bandit, move = space.bandit, scratch.move_inputs
     width = scratch.position_inputs.shape[0]

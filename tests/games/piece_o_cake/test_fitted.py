@@ -133,7 +133,7 @@ def test_the_fitted_move_is_the_best_scored_of_the_lookahead_candidates(policies
                  for c in range(count)]
         position = np.zeros(fitted.position_width(players, KINDS))
         fitted.position_features(1, 1, portions, view, state.banked, state.eaten_cream,
-                                 position)
+                                 rules.seat_bonus, position)
         rows = []
         for c, move in enumerate(moves):
             inputs = np.zeros(fitted.move_width(KINDS))
@@ -243,11 +243,12 @@ def test_position_inputs_are_relative_to_the_chooser(policies):
     state.banked[0, 2] = 7
     state.eaten_cream[1] = 2
     out = np.zeros(fitted.position_width(3, KINDS))
-    fitted.position_features(2, 1, 0, state.seen, state.banked, state.eaten_cream, out)
+    bonus = np.array([1, 0, 0], dtype=np.int16)  # the first waiter's seat bonus
+    fitted.position_features(2, 1, 0, state.seen, state.banked, state.eaten_cream, bonus, out)
     per_seat = 2 * KINDS + 1
     assert out[5] == 3  # the chooser's own pile comes first
     assert out[2 * KINDS] == 0.0  # its sure points less its own
-    assert out[per_seat + 2 * KINDS] == -7  # seat 0, one to its left, has 7 fewer
+    assert out[per_seat + 2 * KINDS] == 1 - 7  # seat 0, one to its left, has 6 fewer
     assert out[2 * per_seat + 2 * KINDS] == 2 - 7  # seat 1
     assert out[3 * per_seat:3 * per_seat + KINDS].sum() == state.seen.unseen.sum()
 

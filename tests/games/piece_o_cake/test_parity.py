@@ -92,6 +92,12 @@ def test_the_kernel_plays_the_placement_the_rule_set_names():
     assert placed["same_take"] > placed["earlier"] > 0
 
 
+def test_a_seat_bonus():
+    # A bonus that changes winners (a game's spread is often a few points) and a penalty.
+    rules = replace(RULES, seat_bonus={4: (3, 0, -2, 1)})
+    assert_parity(table_of(4, "compensation", ("greedy",), rules=rules), 3, 0, 150)
+
+
 def test_tied_majorities_scoring_nothing():
     rules = RULES.with_overrides(tie_rule="none")
     assert_parity(table_of(4, "compensation", ("greedy",), rules=rules), 3, 0, 150)

@@ -1,9 +1,12 @@
 """The published rule set as data, and its validation."""
 
+from dataclasses import replace
+
 import pytest
 
 from cakesim.engine.errors import InputError
 from cakesim.games.piece_o_cake.rules import load_rules, parse_rules
+from tests.games.piece_o_cake.conftest import GAME, table_of
 
 
 def test_published_components():
@@ -41,6 +44,10 @@ def _published() -> dict:
     (lambda d: d["joker"].update(placement="later"), "joker.placement"),
     (lambda d: d["joker"].update(placement=True), "joker.placement"),
     (lambda d: d["kinds"][0].update(majority_value=1000, cream=[100] * 200), "kinds"),
+    (lambda d: d["seat_bonus"].update({"3": [1, 0]}), "seat_bonus.3"),
+    (lambda d: d["seat_bonus"].update({"3": [1, 0, 0, 0]}), "seat_bonus.3"),
+    (lambda d: d["seat_bonus"].update({"4": [51, 0, 0, 0]}), "seat_bonus.4"),
+    (lambda d: d["seat_bonus"].update({"6": [0] * 6}), "seat_bonus.6"),
 ])
 def test_bad_rule_sets_name_the_key(change, key):
     data = _published()
@@ -91,3 +98,15 @@ def test_the_rule_file_may_put_the_joker_in_and_play_more_rounds():
     data["rounds"] = 4
     table = parse_rules(data, "mine.toml").for_table(4, "base")
     assert table.joker and table.rounds == 4 and table.arrays["slice_cream"][-1] == 3
+
+
+
+def test_the_seat_bonus_is_added_to_each_seats_total_and_can_turn_a_game():
+    published = load_rules()
+    plain, moved = (GAME.play_chunk(table_of(3, "base", ("greedy",), rules=rules), 9, 0, 300).seat
+                    for rules in (published, replace(published, seat_bonus={3: (2, 0, -1)})))
+    assert (moved["total"] - plain["total"] == [2, 0, -1]).all()
+    # The same deals and moves: only the winners of close games change.
+    assert (moved["majority"] == plain["majority"]).all()
+    assert (moved["cream"] == plain["cream"]).all()
+    assert (moved["win_units"] != plain["win_units"]).any()
