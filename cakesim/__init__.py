@@ -15,8 +15,8 @@ from cakesim.engine.version import __version__  # noqa: E402
 # Before anything imports numba: its cache folder is read when numba is first imported.
 use_code_keyed_cache()
 
-__all__ = ["ExperimentResult", "__version__", "baseline", "plan", "regress", "run_experiment",
-           "simulate", "sprt"]
+__all__ = ["ExperimentResult", "__version__", "balance_rules", "baseline", "plan", "regress",
+           "run_experiment", "simulate", "sprt"]
 
 
 def __getattr__(name: str):

@@ -7,7 +7,7 @@ import re
 import shlex
 import tempfile
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -28,7 +28,7 @@ from cakesim.engine.arguments import Setting, flag_errors, players_in_range
 from cakesim.engine.cache import CACHE_ENV, ChunkCache, default_cache_dir
 from cakesim.engine.contract import ResultKind, TableSpec
 from cakesim.engine.errors import InputError
-from cakesim.engine.fingerprint import code_version, file_digests, files_in_force
+from cakesim.engine.fingerprint import code_version, file_digests, files_in_force, table_digest
 from cakesim.engine.project import (
     EXPERIMENTS,
     REPORTS,
@@ -390,10 +390,15 @@ def compare_rules(path: str | Path, changes: RuleChanges, games: int | None = No
 
 @dataclass
 class Balancing:
-    """``cakesim balance``: the answer, the race behind it and where the report is."""
+    """``cakesim balance``: the answer, the races behind it and where the report is."""
 
     answer: str
-    race: balance.Race
+    races: list[balance.Race]
+    """One race a part of the question (``balance.split``), in the section's order."""
+    pick: balance.Candidate
+    """The parts' picks joined: every change the answer makes."""
+    verdict: str
+    """The weakest of the races' verdicts (``balance.weakest``)."""
     report: Path
 
 
@@ -401,10 +406,12 @@ def balance_rules(path: str | Path, n_jobs: int = -1, out: str | Path | None = N
                   progress: bool = True, cache: bool | str | Path = True,
                   backend_name: str = "loky", scheduler: str | None = None) -> Balancing:
     """Race the rule changes of an experiment's ``[balance]`` section on the same deals,
-    confirm the nearest that meets the target against the published rules on fresh deals,
-    and write the report (default ``runs/NAME/balance``).
+    confirm the nearest that meets the target against the published rules on fresh deals
+    (and at the ``adapt`` tables), and write the report (default ``reports/NAME/balance``
+    for ``experiments/NAME.toml``, else ``runs/NAME/balance``).
 
-    Every round's chunks are kept in the ``cache``, so an interrupted search restarted
+    Parameters that change different tables race apart (``balance.split``). Every round's
+    chunks are kept in the ``cache``, so an interrupted search restarted
     plays only what it had not finished, and gives the same answer.
     """
     experiment = load_experiment(str(path))
@@ -413,71 +420,141 @@ def balance_rules(path: str | Path, n_jobs: int = -1, out: str | Path | None = N
         raise InputError(str(experiment.path), "balance",
                          "missing; add a [balance] section with parameters = [{key = "
                          "\"KEY\", values = [...]}] (see docs/balance.md)")
-    field_ = balance.candidates(question)
-    targets = [_balance_tables(experiment, question, candidate) for candidate in field_]
-    folder = _report_folder(experiment, out, [], "balance")
+    tables_under = _CandidateTables(experiment)
+    touched = _touched(tables_under, question)
+    for index, parameter in enumerate(question.parameters):
+        if not touched[parameter.key]:
+            raise InputError(str(experiment.path), f"balance.parameters[{index}].key",
+                             f"{parameter.key!r} changes none of the tables "
+                             f"{', '.join(question.tables)} at any of its values; allowed: a "
+                             "key that changes one of them")
+    parts = balance.split(question, touched)
+    short = balance.check_budget(question, parts)
+    if short:
+        raise InputError(str(experiment.path), "balance.budget", short)
+    fields = [balance.candidates(part) for part in parts]
+    targets = [[tables_under(part.tables, c) for c in field_]
+               for part, field_ in zip(parts, fields, strict=True)]
+    folder = _balance_folder(experiment, out)
     store = _cache(cache)
-    confirm_seed = search.derived_seed(experiment.seed, len(field_))
+    confirm_seed = search.derived_seed(experiment.seed, sum(len(f) for f in fields))
+    # Every target seat is judged together, in every part (``balance.race``).
+    family = sum(t.players for t in tables_under(question.tables, balance.Candidate((), 0)))
 
-    def play(indices: list[int], games: int, seed: int = experiment.seed) -> dict:
-        pairs = [(table, games) for i in indices for table in targets[i]]
+    def play(tables: list[list[TableSpec]], games: int, seed: int = experiment.seed) -> list:
+        pairs = [(table, games) for group in tables for table in group]
         # Chunks of the first round's size: each round extends the last from the cache.
         runs = iter(run_tables(pairs, seed, n_jobs, question.first_games,
                                experiment.keep_rows, progress, store))
-        return {i: [next(runs) for _ in targets[i]] for i in indices}
+        return [[next(runs) for _ in group] for group in tables]
 
-    confirming = 2 * len(question.tables) * question.confirm_games
+    confirming = 2 * (len(question.tables) * question.confirm_games
+                      + len(question.adapt) * question.adapt_games)
     with backend(backend_name, scheduler), RunProgress(question.budget + confirming, progress,
                                                        store is not None) as run:
         if progress:
             say_if_compiling(True)
             # Timed at the published rules' tables: the candidates' speeds may differ.
-            timed = estimate([(t, question.first_games) for t in targets[0]], experiment.seed,
+            published = [t for group in targets for t in group[0]]
+            timed = estimate([(t, question.first_games) for t in published], experiment.seed,
                              question.first_games, None, n_jobs)
             seconds = (sum(timed.rates) / len(timed.rates) * (question.budget + confirming)
                        / timed.workers)
             cores = f"{timed.workers} core{'s' if timed.workers != 1 else ''}"
             tables = f"{len(question.tables)} table{'s' if len(question.tables) != 1 else ''}"
-            run.note(f"{len(field_)} candidates at {tables}: at most "
-                     f"{question.budget:,} games racing and {confirming:,} confirming, at "
-                     f"most about {duration_text(seconds)} on {cores}")
-        race = balance.race(question, field_, play)
-        confirmed = play([0, race.pick] if race.pick else [0], question.confirm_games,
-                         confirm_seed)
-    base, changed = confirmed[0], confirmed[race.pick]
+            run.note(f"{' + '.join(str(len(f)) for f in fields)} candidates at {tables}: at "
+                     f"most {question.budget:,} games racing and {confirming:,} confirming, "
+                     f"at most about {duration_text(seconds)} on {cores}")
+        races = []
+        for part, field_, group in zip(parts, fields, targets, strict=True):
+            def play_part(indices: list[int], games: int, group=group) -> dict:
+                return dict(zip(indices, play([group[i] for i in indices], games), strict=True))
+            races.append(balance.race(part, field_, play_part, family))
+        pick = balance.joined([r.candidates[r.pick] for r in races], question)
+        published = balance.Candidate((), 0.0)
+        base, changed = play([tables_under(question.tables, c)
+                              for c in (published, pick)], question.confirm_games, confirm_seed)
+        adapted = play([tables_under(question.adapt, c)
+                        for c in (published, pick)], question.adapt_games,
+                       confirm_seed) if question.adapt and pick.changes else None
+    verdict = balance.weakest([r.verdict for r in races])
     facts = {
         "title": experiment.title or experiment.name, "experiment": experiment.name,
         "seed": experiment.seed, "confirm_seed": confirm_seed, "margin": question.margin,
-        "tables": list(question.tables), "race_games": race.games,
-        "confirm_games": question.confirm_games, "verdict": race.verdict,
-        "parameters": [{"key": p.key, "published": balance.text(p.published),
-                        "values": [balance.text(v) for v in p.values]}
-                       for p in question.parameters],
-        "candidates": [_candidate_facts(race, i) for i in range(len(field_))
-                       if any(i in r for r in race.rounds)],
-        "pick": _candidate_facts(race, race.pick),
+        "tables": list(question.tables), "race_games": sum(r.games for r in races),
+        "confirm_games": question.confirm_games, "verdict": verdict,
+        "parts": [_part_facts(part, race) for part, race in zip(parts, races, strict=True)],
+        "pick": {"describe": pick.describe(),
+                 "changes": [[key, balance.text(value)] for key, value in pick.changes]},
         "confirmation": {
             "published": asdict(balance.standing(base, question.margin)),
             "changed": asdict(balance.standing(changed, question.margin)),
-            "differences": differences(base, changed) if race.pick else []},
+            "differences": differences(base, changed) if pick.changes else []},
+        "adapt_games": question.adapt_games,
+        "adaptation": None if adapted is None else {
+            "published": asdict(balance.standing(adapted[0], question.margin)),
+            "changed": asdict(balance.standing(adapted[1], question.margin)),
+            "differences": differences(*adapted)},
         "files": files_in_force(base),
         "command": f"cakesim balance {shlex.quote(shown_path(experiment.path))}",
         "compare_command": " ".join(
             ["cakesim compare", shlex.quote(shown_path(experiment.path)),
              *(f"--set {shlex.quote(f'{key}={balance.text(value)}')}"
-               for key, value in field_[race.pick].changes)]) if race.pick else None}
+               for key, value in pick.changes)]) if pick.changes else None}
     report = write_balance(folder, facts)
-    return Balancing(json.loads((folder / BALANCE_NUMBERS).read_text())["headline"], race,
-                     report)
+    return Balancing(json.loads((folder / BALANCE_NUMBERS).read_text())["headline"], races,
+                     pick, verdict, report)
 
 
-def _balance_tables(experiment: Experiment, question: balance.BalanceQuestion,
-                    candidate: balance.Candidate) -> list[TableSpec]:
-    """The target tables of ``experiment`` under ``candidate``'s rule changes."""
-    settings = tuple(Setting(key, balance.plain(value), f"{key}={balance.text(value)}")
-                     for key, value in candidate.changes)
-    changed = load_experiment(str(experiment.path), changes=RuleChanges(settings=settings))
-    return [t for t in changed.tables if t.label in question.tables]
+def _balance_folder(experiment: Experiment, out: str | Path | None) -> Path:
+    """``reports/NAME/balance`` for ``experiments/NAME.toml`` with no ``--out`` (its
+    committed balance report); else ``--out``, or ``runs/NAME/balance``."""
+    own = reports_dir() / experiment.name / "balance"
+    if _own_file(experiment) and (out is None or _in_reports(Path(out)) == own.parts[-2:]):
+        return _output(own, "[experiment] name", "a folder outside reports/ (or no --out: "
+                                                 "runs/)", own=True)
+    return _report_folder(experiment, out, [], "balance")
+
+
+def _touched(tables_under: "_CandidateTables",
+             question: balance.BalanceQuestion) -> dict[str, set[str]]:
+    """Per parameter, the target tables whose rules one of its values changes."""
+    published = {t.label: table_digest(t)
+                 for t in tables_under(question.tables, balance.Candidate((), 0))}
+    return {p.key: {t.label for value in p.values if value != p.published
+                    for t in tables_under(question.tables, balance.Candidate(((p.key, value),), 0))
+                    if table_digest(t) != published[t.label]}
+            for p in question.parameters}
+
+
+class _CandidateTables:
+    """An experiment's tables under a candidate's rule changes, each candidate read once
+    (the search asks for the same candidate's tables several times)."""
+
+    def __init__(self, experiment: Experiment):
+        self.experiment = experiment
+        self.read: dict[tuple, list[TableSpec]] = {}
+
+    def __call__(self, labels: Sequence[str], candidate: balance.Candidate) -> list[TableSpec]:
+        """The tables ``labels`` under ``candidate``'s changes."""
+        if candidate.changes not in self.read:
+            settings = tuple(Setting(key, balance.plain(value), f"{key}={balance.text(value)}")
+                             for key, value in candidate.changes)
+            self.read[candidate.changes] = load_experiment(
+                str(self.experiment.path), changes=RuleChanges(settings=settings)).tables
+        return [t for t in self.read[candidate.changes] if t.label in labels]
+
+
+def _part_facts(part: balance.BalanceQuestion, race: balance.Race) -> dict:
+    """One part's parameters, tables, race and pick, for the report."""
+    return {"tables": list(part.tables), "race_games": race.games, "verdict": race.verdict,
+            "budget": part.budget,
+            "parameters": [{"key": p.key, "published": balance.text(p.published),
+                            "values": [balance.text(v) for v in p.values]}
+                           for p in part.parameters],
+            "candidates": [_candidate_facts(race, i) for i in range(len(race.candidates))
+                           if any(i in r for r in race.rounds)],
+            "pick": _candidate_facts(race, race.pick)}
 
 
 def _candidate_facts(race: balance.Race, index: int) -> dict:
@@ -487,7 +564,10 @@ def _candidate_facts(race: balance.Race, index: int) -> dict:
             "changes": [[key, balance.text(value)] for key, value in candidate.changes],
             "distance": list(candidate.distance),
             "rounds": [{"games": r[index].games, "worst_gap": r[index].worst_gap,
-                        "status": r[index].status} for r in race.rounds if index in r]}
+                        "status": r[index].status} for r in race.rounds if index in r],
+            # Every seat's gap from fair after its last round: the report's plot.
+            "seats": [{"table": s["table"], "seat": s["seat"], "gap": s["verdict"]["gap"]}
+                      for s in race.last(index).seats]}
 
 
 def analyse_sections(experiment: Experiment, runs: list[TableRun], n_jobs: int = -1,

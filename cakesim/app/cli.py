@@ -173,7 +173,8 @@ def _add_balance(commands, name: str) -> None:
     balancing.add_argument("--n-jobs", type=jobs, default=-1,
                            help="worker processes (-1: all cores, -2: all but one)")
     balancing.add_argument("--out", metavar="FOLDER",
-                           help="report folder (default: runs/NAME/balance)")
+                           help="report folder (default: reports/NAME/balance for "
+                                "experiments/NAME.toml, else runs/NAME/balance)")
     balancing.add_argument("--quiet", action="store_true", help="no progress bars")
     balancing.add_argument("--no-cache", action="store_true",
                            help="play every chunk, ignoring and not storing finished chunks")

@@ -22,8 +22,9 @@ seat 0):
 
 - position, ``P * (2 * kinds + 1) + kinds + 2``: per seat ``t``, its collected slices
   by kind, their cream by kind, and its sure points (banked rounds, eaten cream and the
-  rule set's seat bonus, 0 as published and in training) less the chooser's; then the unseen slices by kind, the chooser's turn in the cake and the
-  portions still on the table;
+  rule set's seat bonus, 0 as published and in training) less the chooser's; then the
+  unseen slices by kind, the chooser's turn in the cake and the portions still on the
+  table;
 - move, ``2 * kinds + 9``: the move's kind (take, decline, pass; one-hot), the slices it
   eats and collects by kind, their cream, the portion's length, a decline's pile and its
   cream, and whether it is the greedy move.

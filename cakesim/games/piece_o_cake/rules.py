@@ -126,8 +126,11 @@ class RuleSet:
             raise InputError(self.source, "compensation",
                              f"no compensation variant for {players} players; defined for: {known}")
         bonus = self.compensation[players] if parts.compensation else ()
-        return TableRules(self, players, variant, bonus, parts.rounds or self.rounds,
-                          parts.joker or self.joker)
+        # Only this table's seat bonus: a bonus at another player count changes none of its
+        # games, nor its digest (so ``cakesim balance`` sees which tables a key changes).
+        seat_bonus = {players: self.seat_bonus[players]} if players in self.seat_bonus else {}
+        return TableRules(replace(self, seat_bonus=seat_bonus), players, variant, bonus,
+                          parts.rounds or self.rounds, parts.joker or self.joker)
 
 
 @dataclass(frozen=True)
