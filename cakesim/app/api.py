@@ -455,12 +455,17 @@ def balance_rules(path: str | Path, n_jobs: int = -1, out: str | Path | None = N
         if progress:
             say_if_compiling(True)
             # Timed at the published rules' tables: the candidates' speeds may differ.
-            published = [t for group in targets for t in group[0]]
-            timed = estimate([(t, question.first_games) for t in published], experiment.seed,
-                             question.first_games, None, n_jobs)
-            seconds = (sum(timed.rates) / len(timed.rates) * (question.budget + confirming)
-                       / timed.workers)
-            cores = f"{timed.workers} core{'s' if timed.workers != 1 else ''}"
+            seconds, workers = 0.0, 1
+            for labels, games in ((question.tables, question.budget + 2 * len(question.tables)
+                                   * question.confirm_games),
+                                  (question.adapt, 2 * len(question.adapt) * question.adapt_games)):
+                if labels:
+                    timed = estimate([(t, question.first_games) for t in tables_under(
+                        labels, balance.Candidate((), 0))], experiment.seed,
+                        question.first_games, None, n_jobs)
+                    workers = timed.workers
+                    seconds += sum(timed.rates) / len(timed.rates) * games / workers
+            cores = f"{workers} core{'s' if workers != 1 else ''}"
             tables = f"{len(question.tables)} table{'s' if len(question.tables) != 1 else ''}"
             run.note(f"{' + '.join(str(len(f)) for f in fields)} candidates at {tables}: at "
                      f"most {question.budget:,} games racing and {confirming:,} confirming, "
