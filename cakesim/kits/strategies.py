@@ -23,6 +23,7 @@ its population among it.
 """
 
 import dataclasses
+import functools
 import itertools
 import sys
 from abc import ABC
@@ -332,9 +333,18 @@ def _tuned_file(game: Game, players: int, variant: str) -> Table:
                                             f"{players} players ({variant}); make one "
                                             f"with `cakesim tune {game.name} --players "
                                             f"{players} --ship`")
-    data = Table(read_toml(path, "tuned strategy"), shown_path(path))
+    stat = path.stat()
+    data = Table(_parsed(str(path), stat.st_mtime_ns, stat.st_size), shown_path(path))
     data.only(["strategy", "tuning"])
     return data
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed(path: str, mtime_ns: int, size: int) -> dict:
+    """A tuned file's TOML, parsed once while it is unchanged: ``cakesim balance`` reads
+    the experiment again for every candidate rule set, and a tuned file's population makes
+    it slow to parse. Its readers never change the data."""
+    return read_toml(path, "tuned strategy")
 
 
 def read_tuned(game: Game, players: int, variant: str) -> Strategy:
