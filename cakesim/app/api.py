@@ -472,10 +472,14 @@ def balance_rules(path: str | Path, n_jobs: int = -1, out: str | Path | None = N
                      f"at most about {duration_text(seconds)} on {cores}")
         races = []
         for part, field_, group in zip(parts, fields, targets, strict=True):
+            # A race stops when its answer is clear: its budget is the most it plays.
+            run.phase(f"racing at {', '.join(part.tables)}", part.budget)
+
             def play_part(indices: list[int], games: int, group=group) -> dict:
                 return dict(zip(indices, play([group[i] for i in indices], games), strict=True))
             races.append(balance.race(part, field_, play_part, family))
         pick = balance.joined([r.candidates[r.pick] for r in races], question)
+        run.phase("confirming", confirming)
         published = balance.Candidate((), 0.0)
         base, changed = play([tables_under(question.tables, c)
                               for c in (published, pick)], question.confirm_games, confirm_seed)

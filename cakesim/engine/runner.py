@@ -265,10 +265,11 @@ class RunProgress:
         if self.enabled:
             tqdm.write(line, file=sys.stderr)
 
-    def phase(self, desc: str) -> None:
-        """Start the bar afresh for a part of the run whose games are not known ahead."""
+    def phase(self, desc: str, total: int | None = None) -> None:
+        """Start the bar afresh for a part of the run: ``total`` games at most, or None when
+        they are not known ahead."""
         self.bar.reset()
-        self.bar.total = None
+        self.bar.total = total
         self.bar.set_description(desc)
 
     @classmethod

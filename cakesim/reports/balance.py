@@ -30,8 +30,9 @@ def answer(facts: dict) -> str:
     if len(facts["parts"]) > 1:
         clauses = "; ".join(f"at {', '.join(p['tables'])}, {_part_verdict(p)}"
                             for p in facts["parts"])
-        return (f"Each part of the search alone: {clauses}. With every change made "
-                f"({pick['describe']}), {fresh}.{_adapted(facts)}")
+        made = f"With every change made ({pick['describe']})" if pick["changes"] else (
+            "With the published rules")
+        return f"Each part of the search alone: {clauses}. {made}, {fresh}.{_adapted(facts)}"
     if facts["verdict"] == "none":
         return (f"No candidate in the space makes every seat fair within ±{margin:g} pp at "
                 f"{tables}; the closest is {pick['describe']}: {fresh}.{_adapted(facts)}")
@@ -55,6 +56,9 @@ def _part_verdict(part: dict) -> str:
                         "target"}[verdict]
     if verdict == "none":
         return f"no candidate meets the target (the closest: {pick})"
+    if not part["pick"]["changes"]:
+        return {"meets": "the published rules meet the target",
+                "likely": "the published rules likely meet the target (not yet clear)"}[verdict]
     return f"{pick} {VERDICTS[verdict]}"
 
 
