@@ -454,22 +454,7 @@ def balance_rules(path: str | Path, n_jobs: int = -1, out: str | Path | None = N
                                                        store is not None) as run:
         if progress:
             say_if_compiling(True)
-            # Timed at the published rules' tables: the candidates' speeds may differ.
-            seconds, workers = 0.0, 1
-            for labels, games in ((question.tables, question.budget + 2 * len(question.tables)
-                                   * question.confirm_games),
-                                  (question.adapt, 2 * len(question.adapt) * question.adapt_games)):
-                if labels:
-                    timed = estimate([(t, question.first_games) for t in tables_under(
-                        labels, balance.Candidate((), 0))], experiment.seed,
-                        question.first_games, None, n_jobs)
-                    workers = timed.workers
-                    seconds += sum(timed.rates) / len(timed.rates) * games / workers
-            cores = f"{workers} core{'s' if workers != 1 else ''}"
-            tables = f"{len(question.tables)} table{'s' if len(question.tables) != 1 else ''}"
-            run.note(f"{' + '.join(str(len(f)) for f in fields)} candidates at {tables}: at "
-                     f"most {question.budget:,} games racing and {confirming:,} confirming, "
-                     f"at most about {duration_text(seconds)} on {cores}")
+            run.note(_balance_estimate(experiment, question, tables_under, fields, n_jobs))
         races = []
         for part, field_, group in zip(parts, fields, targets, strict=True):
             # A race stops when its answer is clear: its budget is the most it plays.
@@ -513,6 +498,29 @@ def balance_rules(path: str | Path, n_jobs: int = -1, out: str | Path | None = N
     report = write_balance(folder, facts)
     return Balancing(json.loads((folder / BALANCE_NUMBERS).read_text())["headline"], races,
                      pick, verdict, report)
+
+
+def _balance_estimate(experiment: Experiment, question: balance.BalanceQuestion,
+                      tables_under: "_CandidateTables", fields: list[list], n_jobs: int) -> str:
+    """The line printed before a search: its candidates, games and time at most."""
+    # Timed at the published rules' tables: the candidates' speeds may differ.
+    seconds, workers = 0.0, 1
+    for labels, games in ((question.tables, question.budget + 2 * len(question.tables)
+                           * question.confirm_games),
+                          (question.adapt, 2 * len(question.adapt) * question.adapt_games)):
+        if labels:
+            timed = estimate([(t, question.first_games) for t in tables_under(
+                labels, balance.Candidate((), 0))], experiment.seed, question.first_games,
+                None, n_jobs)
+            workers = timed.workers
+            seconds += sum(timed.rates) / len(timed.rates) * games / workers
+    confirming = 2 * (len(question.tables) * question.confirm_games
+                      + len(question.adapt) * question.adapt_games)
+    cores = f"{workers} core{'s' if workers != 1 else ''}"
+    tables = f"{len(question.tables)} table{'s' if len(question.tables) != 1 else ''}"
+    return (f"{' + '.join(str(len(f)) for f in fields)} candidates at {tables}: at most "
+            f"{question.budget:,} games racing and {confirming:,} confirming, at most about "
+            f"{duration_text(seconds)} on {cores}")
 
 
 def _balance_folder(experiment: Experiment, out: str | Path | None) -> Path:
