@@ -124,10 +124,11 @@ def test_a_piece_o_cake_rule_set_whose_scores_overflow_is_refused(tmp_path, caps
                     for k in range(32))
     rules = write(tmp_path, "huge.toml", head + kinds)
     line = refused(capsys, ["replay", "piece-o-cake", "--seed", "1", "--index", "0",
-                            "--rules", rules], "huge.toml", "kinds:", "115206", "32767")
-    # Every table may play three rounds (the 3-rounds variants) and the joker.
+                            "--rules", rules], "huge.toml", "kinds:", "115256", "32767")
+    # Every table may play three rounds (the 3-rounds variants) and the joker, and a seat
+    # may get up to 50 points of seat bonus.
     assert ("3 rounds of every majority value (32000), every slice's cream (6400) and the "
-            "joker (2)") in line
+            "joker (2), and a seat bonus (at most 50)") in line
 
 
 def test_a_part_du_chef_rule_set_whose_scores_overflow_is_refused(tmp_path, capsys):
