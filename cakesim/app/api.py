@@ -448,10 +448,8 @@ def balance_rules(path: str | Path, n_jobs: int = -1, out: str | Path | None = N
                                experiment.keep_rows, progress, store))
         return [[next(runs) for _ in group] for group in tables]
 
-    confirming = 2 * (len(question.tables) * question.confirm_games
-                      + len(question.adapt) * question.adapt_games)
-    with backend(backend_name, scheduler), RunProgress(question.budget + confirming, progress,
-                                                       store is not None) as run:
+    with backend(backend_name, scheduler), RunProgress(question.budget + question.confirming,
+                                                       progress, store is not None) as run:
         if progress:
             say_if_compiling(True)
             run.note(_balance_estimate(experiment, question, tables_under, fields, n_jobs))
@@ -464,12 +462,13 @@ def balance_rules(path: str | Path, n_jobs: int = -1, out: str | Path | None = N
                 return dict(zip(indices, play([group[i] for i in indices], games), strict=True))
             races.append(balance.race(part, field_, play_part, family))
         pick = balance.joined([r.candidates[r.pick] for r in races], question)
-        run.phase("confirming", confirming)
-        published = balance.Candidate((), 0.0)
-        base, changed = play([tables_under(question.tables, c)
-                              for c in (published, pick)], question.confirm_games, confirm_seed)
-        adapted = play([tables_under(question.adapt, c)
-                        for c in (published, pick)], question.adapt_games,
+        run.phase("confirming", question.confirming)
+        # The published rules once when they are the pick.
+        rules = [balance.Candidate((), 0.0), *([pick] if pick.changes else [])]
+        confirmed = play([tables_under(question.tables, c) for c in rules],
+                         question.confirm_games, confirm_seed)
+        base, changed = confirmed[0], confirmed[-1]
+        adapted = play([tables_under(question.adapt, c) for c in rules], question.adapt_games,
                        confirm_seed) if question.adapt and pick.changes else None
     verdict = balance.weakest([r.verdict for r in races])
     facts = {
@@ -514,13 +513,11 @@ def _balance_estimate(experiment: Experiment, question: balance.BalanceQuestion,
                 None, n_jobs)
             workers = timed.workers
             seconds += sum(timed.rates) / len(timed.rates) * games / workers
-    confirming = 2 * (len(question.tables) * question.confirm_games
-                      + len(question.adapt) * question.adapt_games)
     cores = f"{workers} core{'s' if workers != 1 else ''}"
     tables = f"{len(question.tables)} table{'s' if len(question.tables) != 1 else ''}"
     return (f"{' + '.join(str(len(f)) for f in fields)} candidates at {tables}: at most "
-            f"{question.budget:,} games racing and {confirming:,} confirming, at most about "
-            f"{duration_text(seconds)} on {cores}")
+            f"{question.budget:,} games racing and {question.confirming:,} confirming, at most "
+            f"about {duration_text(seconds)} on {cores}")
 
 
 def _balance_folder(experiment: Experiment, out: str | Path | None) -> Path:

@@ -25,18 +25,20 @@ it again. After each round a candidate is
 - *open* otherwise: it plays the next round.
 
 The race stops when the nearest candidate left is in, when none is left, or when the next
-round would pass the budget.
+round would pass the budget. The answer is the nearest candidate in; else the nearest
+open one whose every seat is within the margin by its point estimate ("likely"); else the
+candidate whose worst seat came closest to fair ("none meets the target").
 
 Parameters that change different tables are independent: a first-waiter bonus at three
 players changes no four-player game. The question is split (``split``) into parts that
 share no table, each raced alone on its own share of the budget, and the answer joins the
 parts' picks (``joined``): three parameters of six values each are 3 x 7 candidates, not
-7 ** 3. The answer is the nearest candidate in; else the nearest
-open one whose every seat is within the margin by its point estimate ("likely"); else the
-candidate whose worst seat came closest to fair ("none meets the target"). It is written
-here rather than taken from a library: Optuna's pruners stop one trial at a time by its
-own learning curve and nevergrad has no racing, while this race plays every candidate on
-the same deals and drops by a statistical verdict; it is a few dozen lines.
+7 ** 3.
+
+The race is written here rather than taken from a library: Optuna's pruners stop one
+trial at a time by its own learning curve and nevergrad has no racing, while this race
+plays every candidate on the same deals and drops by a statistical verdict; it is a few
+dozen lines.
 """
 
 import itertools
@@ -101,6 +103,12 @@ class BalanceQuestion:
     played there too, to show whether the fix survives adaptation."""
     adapt_games: int = 2_000
     """Games a table at the ``adapt`` tables."""
+
+    @property
+    def confirming(self) -> int:
+        """Games after the race, at most: the pick and the published rules, each at every
+        target table and every ``adapt`` table."""
+        return 2 * (len(self.tables) * self.confirm_games + len(self.adapt) * self.adapt_games)
 
 
 @dataclass(frozen=True)

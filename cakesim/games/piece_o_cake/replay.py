@@ -65,7 +65,7 @@ def format_replay(rules: RuleSet, result: Result, header: str) -> str:
             lines.append(f"\n{f'Round {move.round + 1}, c' if several else 'C'}ake "
                          f"{move.cake + 1}")
         lines.append("  " + describe_move(rules, move))
-    bonus = rules.seat_bonus.get(len(result.players), (0,) * len(result.players))
+    bonus = rules.seat_bonus_at(len(result.players))
     lines.append(f"\nScores (majority + cream{' + seat bonus' * any(bonus)} = total, win share)")
     for seat, player in enumerate(result.players):
         piles = ", ".join(f"{rules.kinds[k]} {len(v)}" for k, v in sorted(player.collected.items())
@@ -107,7 +107,7 @@ def score_file(rules: RuleSet, path: str | Path) -> dict:
         _, total, _ = score_sheet(collected, cream, rules.majority_value, tie_rule == "full")
         totals = total if totals is None else [a + b for a, b in zip(totals, total, strict=True)]
     # The seat bonus counts once a game (the rule set's, 0 as published).
-    bonus = rules.seat_bonus.get(len(totals), (0,) * len(totals))
+    bonus = rules.seat_bonus_at(len(totals))
     totals = [t + b for t, b in zip(totals, bonus, strict=True)]
     win_units = split_win_units(totals, WIN_UNITS)
     return {"scores": totals, "winners": [s for s, w in enumerate(win_units) if w > 0]}

@@ -103,6 +103,10 @@ class RuleSet:
         """The most portions a waiter may cut at a table of ``players``."""
         return self.max_portions.get(players, players)
 
+    def seat_bonus_at(self, players: int) -> tuple[int, ...]:
+        """Every seat's bonus at a table of ``players`` (0 where the rule set gives none)."""
+        return self.seat_bonus.get(players, (0,) * players)
+
     def has_compensation(self, players: int) -> bool:
         """Whether the author gave a compensation variant for ``players``."""
         return players in self.compensation
@@ -192,8 +196,7 @@ class TableRules:
             "portion_limit": self.portion_limit,
             "ties_score": r.tie_rule == "full",
             "bonus_after_cake": bonus,
-            "seat_bonus": np.asarray(r.seat_bonus.get(self.players, (0,) * self.players),
-                                     dtype=np.int16),
+            "seat_bonus": np.asarray(r.seat_bonus_at(self.players), dtype=np.int16),
         }
 
 
